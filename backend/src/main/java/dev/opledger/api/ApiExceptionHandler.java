@@ -1,0 +1,65 @@
+package dev.opledger.api;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.HttpMediaTypeNotSupportedException;
+import org.springframework.web.HttpRequestMethodNotSupportedException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.servlet.resource.NoResourceFoundException;
+
+/**
+ * Every refusal of the API as {@code application/problem+json}. A 5xx never echoes exception
+ * text. Global rather than limited to this package: Spring MVC raises 405 and 415 while looking
+ * for a handler, before any controller is chosen, and only global advice sees those.
+ */
+@RestControllerAdvice
+class ApiExceptionHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
+
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> refused(ApiException e) {
+        return problem(ApiProblem.of(e.problem(), e.getMessage(), e.operationId()));
+    }
+
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> unsupportedMediaType(HttpMediaTypeNotSupportedException e) {
+        return problem(ApiProblem.of(ProblemType.UNSUPPORTED_MEDIA_TYPE,
+                "send the command as application/json", null));
+    }
+
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> methodNotAllowed(HttpRequestMethodNotSupportedException e) {
+        var response = problem(ApiProblem.of(ProblemType.METHOD_NOT_ALLOWED,
+                e.getMethod() + " is not supported here", null));
+        var headers = new HttpHeaders();
+        headers.putAll(response.getHeaders());
+        if (e.getSupportedHttpMethods() != null) {
+            headers.setAllow(e.getSupportedHttpMethods());
+        }
+        return new ResponseEntity<>(response.getBody(), headers, response.getStatusCode());
+    }
+
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> noSuchRoute(NoResourceFoundException e) {
+        return problem(ApiProblem.of(ProblemType.NOT_FOUND, "there is no resource at " + e.getResourcePath(), null));
+    }
+
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> unexpected(Exception e) {
+        log.error("unexpected failure in the API", e);
+        return problem(ApiProblem.of(ProblemType.INTERNAL,
+                "the request failed on the server; it may be retried with the same Idempotency-Key", null));
+    }
+
+    private static ResponseEntity<ProblemDetail> problem(ProblemDetail body) {
+        return ResponseEntity.status(body.getStatus())
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(body);
+    }
+}

@@ -1,0 +1,58 @@
+package dev.opledger.api;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.oauth2.server.resource.web.BearerTokenAuthenticationEntryPoint;
+import org.springframework.security.web.AuthenticationEntryPoint;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.access.AccessDeniedHandler;
+
+/**
+ * The app-facing API: stateless, every request carries a bearer JWT whose {@code sub} is the
+ * subject. CSRF protection is off here on purpose: the API reads no cookies and no session, so
+ * a forged cross-site request has no credential to ride on. The console keeps CSRF on.
+ */
+@Configuration(proxyBeanMethods = false)
+class ApiSecurityConfiguration {
+
+    @Bean
+    @Order(1)
+    SecurityFilterChain apiFilterChain(HttpSecurity http, ProblemResponseWriter problems) throws Exception {
+        AuthenticationEntryPoint unauthenticated = unauthenticated(problems);
+        http.securityMatcher("/v1/**")
+                .authorizeHttpRequests(requests -> requests.anyRequest().authenticated())
+                .oauth2ResourceServer(resourceServer -> resourceServer
+                        .jwt(jwt -> jwt.jwtAuthenticationConverter(new SubjectAuthenticationConverter()))
+                        .authenticationEntryPoint(unauthenticated))
+                .exceptionHandling(exceptions -> exceptions
+                        .authenticationEntryPoint(unauthenticated)
+                        .accessDeniedHandler(forbidden(problems)))
+                .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                .csrf(AbstractHttpConfigurer::disable)
+                .requestCache(AbstractHttpConfigurer::disable)
+                .logout(AbstractHttpConfigurer::disable)
+                .formLogin(AbstractHttpConfigurer::disable)
+                .httpBasic(AbstractHttpConfigurer::disable);
+        return http.build();
+    }
+
+    private static AuthenticationEntryPoint unauthenticated(ProblemResponseWriter problems) {
+        var bearer = new BearerTokenAuthenticationEntryPoint();
+        return (request, response, failure) -> {
+            bearer.commence(request, response, failure); // sets WWW-Authenticate as RFC 6750 says
+            String detail = request.getHeader("Authorization") == null
+                    ? "send a bearer token: Authorization: Bearer <JWT>"
+                    : "the bearer token is not valid (signature, expiry or subject)";
+            problems.write(response, ApiProblem.of(ProblemType.UNAUTHENTICATED, detail, null));
+        };
+    }
+
+    private static AccessDeniedHandler forbidden(ProblemResponseWriter problems) {
+        return (request, response, denied) -> problems.write(response,
+                ApiProblem.of(ProblemType.FORBIDDEN, "this token may not do that", null));
+    }
+}

@@ -1,0 +1,102 @@
+package dev.opledger.api;
+
+import dev.opledger.claim.AttemptContext;
+import dev.opledger.claim.ClaimOutcome;
+import dev.opledger.claim.ClaimRequest;
+import dev.opledger.claim.ClaimService;
+import dev.opledger.operation.Command;
+import dev.opledger.operation.MalformedCommandException;
+import dev.opledger.operation.OperationId;
+import dev.opledger.operation.SubjectId;
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
+import java.net.URI;
+import java.util.UUID;
+import org.slf4j.MDC;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.Authentication;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code POST /v1/operations} claims an operation under the caller's {@code Idempotency-Key};
+ * {@code GET /v1/operations/{operationId}} reads the caller's own operation.
+ */
+@RestController
+class OperationController {
+
+    static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+    static final String IDEMPOTENT_REPLAYED = "Idempotent-Replayed";
+
+    private final ClaimService claims;
+    private final RequestBodyReader bodies;
+
+    OperationController(ClaimService claims, RequestBodyReader bodies) {
+        this.claims = claims;
+        this.bodies = bodies;
+    }
+
+    @PostMapping(path = "/v1/operations", consumes = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<?> submit(Authentication caller, HttpServletRequest request) throws IOException {
+        OperationId operationId = IdempotencyKey.from(request);
+        try (var ignored = MDC.putCloseable("operationId", operationId.toString())) {
+            Command command = parse(bodies.read(request, operationId), operationId);
+            var attempt = new AttemptContext(UUID.randomUUID(), request.getHeader(HttpHeaders.USER_AGENT),
+                    request.getRemoteAddr());
+            ClaimOutcome outcome = claims.claim(new ClaimRequest(subject(caller), operationId, command, attempt));
+            return switch (outcome) {
+                case ClaimOutcome.Claimed claimed -> ResponseEntity.accepted()
+                        .location(URI.create("/v1/operations/" + operationId))
+                        .body(OperationResponse.of(claimed.operation()));
+                case ClaimOutcome.Replayed replayed -> ResponseEntity.ok()
+                        .header(IDEMPOTENT_REPLAYED, "true")
+                        .body(OperationResponse.of(replayed.operation()));
+                case ClaimOutcome.KeyReused reused -> ResponseEntity.status(ProblemType.KEY_REUSE.status())
+                        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                        .body(ApiProblem.of(ProblemType.KEY_REUSE,
+                                "operation " + operationId + " was submitted with payload hash "
+                                        + reused.operation().payloadHash().hex() + "; this request's payload hash is "
+                                        + reused.offeredHash().hex() + ". Use a new operationId for a new command.",
+                                operationId));
+            };
+        }
+    }
+
+    @GetMapping("/v1/operations/{operationId}")
+    ResponseEntity<OperationResponse> find(Authentication caller, @PathVariable String operationId) {
+        OperationId id = parsePathId(operationId);
+        return claims.find(subject(caller), id)
+                .map(operation -> ResponseEntity.ok(OperationResponse.of(operation)))
+                .orElseThrow(() -> notFound(id));
+    }
+
+    private static Command parse(byte[] body, OperationId operationId) {
+        try {
+            return Command.parse(body);
+        } catch (MalformedCommandException e) {
+            throw new ApiException(ProblemType.MALFORMED_BODY, e.getMessage(), operationId);
+        }
+    }
+
+    private static OperationId parsePathId(String text) {
+        try {
+            return OperationId.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new ApiException(ProblemType.NOT_FOUND, "there is no operation " + text
+                    + " (an operationId is a UUID in its 36-character text form)", null);
+        }
+    }
+
+    private static ApiException notFound(OperationId id) {
+        return new ApiException(ProblemType.NOT_FOUND, "you have no operation " + id, id);
+    }
+
+    // The subject was validated when the token was (see ApiSecurityConfiguration).
+    private static SubjectId subject(Authentication caller) {
+        return new SubjectId(caller.getName());
+    }
+}

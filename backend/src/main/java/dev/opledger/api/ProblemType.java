@@ -1,0 +1,45 @@
+package dev.opledger.api;
+
+import java.net.URI;
+import org.springframework.http.HttpStatus;
+
+/**
+ * The problem types the API answers with; their URIs are stable and listed in
+ * {@code docs/problems.md}. Clients switch on the type, never on the title or detail.
+ */
+public enum ProblemType {
+    KEY_REUSE("key-reuse", "Idempotency key reused with a different payload", HttpStatus.UNPROCESSABLE_CONTENT),
+    IDEMPOTENCY_KEY("idempotency-key", "Missing or malformed Idempotency-Key", HttpStatus.BAD_REQUEST),
+    UNAUTHENTICATED("unauthenticated", "Authentication required", HttpStatus.UNAUTHORIZED),
+    FORBIDDEN("forbidden", "Not allowed", HttpStatus.FORBIDDEN),
+    MALFORMED_BODY("malformed-body", "Malformed request body", HttpStatus.BAD_REQUEST),
+    BODY_TOO_LARGE("body-too-large", "Request body too large", HttpStatus.CONTENT_TOO_LARGE),
+    UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", "Unsupported media type", HttpStatus.UNSUPPORTED_MEDIA_TYPE),
+    NOT_FOUND("not-found", "Not found", HttpStatus.NOT_FOUND),
+    METHOD_NOT_ALLOWED("method-not-allowed", "Method not allowed", HttpStatus.METHOD_NOT_ALLOWED),
+    INTERNAL("internal-error", "Internal error", HttpStatus.INTERNAL_SERVER_ERROR);
+
+    public static final String BASE_URI = "https://opledger.dev/problems/";
+
+    private final URI type;
+    private final String title;
+    private final HttpStatus status;
+
+    ProblemType(String suffix, String title, HttpStatus status) {
+        this.type = URI.create(BASE_URI + suffix);
+        this.title = title;
+        this.status = status;
+    }
+
+    public URI type() {
+        return type;
+    }
+
+    public String title() {
+        return title;
+    }
+
+    public HttpStatus status() {
+        return status;
+    }
+}

@@ -1,0 +1,35 @@
+package dev.opledger.api;
+
+import dev.opledger.operation.OperationId;
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
+import java.io.InputStream;
+import org.springframework.stereotype.Component;
+
+/** Reads a request body up to the configured limit; a larger one is refused without buffering it. */
+@Component
+class RequestBodyReader {
+
+    private final int maxBytes;
+
+    RequestBodyReader(ApiProperties properties) {
+        this.maxBytes = (int) properties.maxBodySize().toBytes();
+    }
+
+    byte[] read(HttpServletRequest request, OperationId operationId) throws IOException {
+        if (request.getContentLengthLong() > maxBytes) {
+            throw tooLarge(operationId);
+        }
+        try (InputStream in = request.getInputStream()) {
+            byte[] body = in.readNBytes(maxBytes + 1);
+            if (body.length > maxBytes) {
+                throw tooLarge(operationId);
+            }
+            return body;
+        }
+    }
+
+    private ApiException tooLarge(OperationId operationId) {
+        return new ApiException(ProblemType.BODY_TOO_LARGE, "the body is larger than " + maxBytes + " bytes", operationId);
+    }
+}

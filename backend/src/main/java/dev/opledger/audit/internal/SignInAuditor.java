@@ -1,0 +1,48 @@
+package dev.opledger.audit.internal;
+
+import dev.opledger.audit.AuditService;
+import org.jspecify.annotations.Nullable;
+import org.springframework.context.event.EventListener;
+import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
+import org.springframework.security.authentication.event.AbstractAuthenticationFailureEvent;
+import org.springframework.security.authentication.event.InteractiveAuthenticationSuccessEvent;
+import org.springframework.security.authentication.event.LogoutSuccessEvent;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.web.authentication.WebAuthenticationDetails;
+import org.springframework.stereotype.Component;
+
+/**
+ * Audits console sign-ins, failed sign-ins and sign-outs. Only username/password attempts: API
+ * bearer tokens are machine traffic and would drown the log.
+ */
+@Component
+class SignInAuditor {
+
+    private final AuditService audit;
+
+    SignInAuditor(AuditService audit) {
+        this.audit = audit;
+    }
+
+    @EventListener
+    void signedIn(InteractiveAuthenticationSuccessEvent event) {
+        audit.record(event.getAuthentication().getName(), "SIGN_IN", null, null, address(event.getAuthentication()));
+    }
+
+    @EventListener
+    void signInFailed(AbstractAuthenticationFailureEvent event) {
+        if (event.getAuthentication() instanceof UsernamePasswordAuthenticationToken attempt) {
+            audit.record(attempt.getName(), "SIGN_IN_FAILED", null, event.getException().getClass().getSimpleName(),
+                    address(attempt));
+        }
+    }
+
+    @EventListener
+    void signedOut(LogoutSuccessEvent event) {
+        audit.record(event.getAuthentication().getName(), "SIGN_OUT", null, null, address(event.getAuthentication()));
+    }
+
+    private static @Nullable String address(Authentication authentication) {
+        return authentication.getDetails() instanceof WebAuthenticationDetails details ? details.getRemoteAddress() : null;
+    }
+}

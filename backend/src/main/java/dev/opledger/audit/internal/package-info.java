@@ -1,0 +1,4 @@
+@NullMarked
+package dev.opledger.audit.internal;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,23 @@
+package dev.opledger.claim;
+
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How an attempt arrived, recorded with it (and with a key-reuse conflict) so support staff can
+ * tell retries apart. Never holds tokens, assertions or payloads.
+ *
+ * @param requestId the server's id for this HTTP request (also in the logs)
+ * @param userAgent the client's User-Agent, truncated
+ * @param clientAddress the client's IP address as the node saw it
+ */
+public record AttemptContext(UUID requestId, @Nullable String userAgent, @Nullable String clientAddress) {
+
+    public static final int MAX_USER_AGENT_LENGTH = 256;
+
+    public AttemptContext {
+        if (userAgent != null && userAgent.length() > MAX_USER_AGENT_LENGTH) {
+            userAgent = userAgent.substring(0, MAX_USER_AGENT_LENGTH);
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package dev.opledger.claim;
+
+import dev.opledger.claim.internal.ClaimStatement;
+import dev.opledger.claim.internal.OperationReader;
+import dev.opledger.operation.OperationId;
+import dev.opledger.operation.SubjectId;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Optional;
+import org.springframework.stereotype.Service;
+
+/**
+ * Claims operations: one {@code INSERT … ON CONFLICT DO NOTHING} per attempt decides whether
+ * this is a new operation, a replay, or a key reuse, and records the attempt (or the conflict)
+ * in the same statement.
+ */
+@Service
+public class ClaimService {
+
+    private final ClaimStatement claimStatement;
+    private final OperationReader operations;
+    private final Counter claimed;
+    private final Counter replayed;
+    private final Counter keyReused;
+
+    ClaimService(ClaimStatement claimStatement, OperationReader operations, MeterRegistry meters) {
+        this.claimStatement = claimStatement;
+        this.operations = operations;
+        this.claimed = outcomeCounter(meters, "claimed");
+        this.replayed = outcomeCounter(meters, "replayed");
+        this.keyReused = outcomeCounter(meters, "key_reused");
+    }
+
+    public ClaimOutcome claim(ClaimRequest request) {
+        ClaimOutcome outcome = claimStatement.execute(request);
+        switch (outcome) {
+            case ClaimOutcome.Claimed c -> claimed.increment();
+            case ClaimOutcome.Replayed r -> replayed.increment();
+            case ClaimOutcome.KeyReused k -> keyReused.increment();
+        }
+        return outcome;
+    }
+
+    /** The subject's own operation; another subject's operation with the same id is not found. */
+    public Optional<OperationState> find(SubjectId subject, OperationId operationId) {
+        return operations.find(subject, operationId);
+    }
+
+    private static Counter outcomeCounter(MeterRegistry meters, String outcome) {
+        return Counter.builder("opledger.claims")
+                .description("Claim attempts by outcome")
+                .tag("outcome", outcome)
+                .register(meters);
+    }
+}

@@ -1,0 +1,120 @@
+package dev.opledger.claim.internal;
+
+import dev.opledger.claim.ClaimOutcome;
+import dev.opledger.claim.ClaimRequest;
+import dev.opledger.claim.OperationState;
+import dev.opledger.operation.OperationStatus;
+import dev.opledger.operation.PayloadHash;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Repository;
+
+/**
+ * The claim as one SQL statement, so the common case costs one database round trip and runs
+ * in autocommit (the statement is its own transaction): the operation insert, the attempt (or
+ * the key-reuse conflict) and the read of the outcome happen together or not at all.
+ *
+ * <p>Under READ COMMITTED, when a concurrent transaction commits the same key after this
+ * statement's snapshot was taken, {@code ON CONFLICT DO NOTHING} skips the insert but the
+ * {@code existing} CTE cannot see the row either, so the statement returns nothing and records
+ * nothing. Running it again takes a new snapshot that sees the row; that is the only retry.
+ */
+@Repository
+public class ClaimStatement {
+
+    static final String SQL = """
+            WITH offered AS (
+              SELECT ?::text AS subject_id, ?::uuid AS operation_id, ?::bytea AS payload_hash,
+                     ?::text AS command_type, ?::jsonb AS command,
+                     ?::uuid AS request_id, ?::text AS user_agent, ?::inet AS client_address
+            ), claimed AS (
+              INSERT INTO operation (subject_id, operation_id, payload_hash, command_type, command)
+              SELECT subject_id, operation_id, payload_hash, command_type, command FROM offered
+              ON CONFLICT (subject_id, operation_id) DO NOTHING
+              RETURNING id, payload_hash, command_type, status, created_at, updated_at, true AS created
+            ), existing AS (
+              SELECT o.id, o.payload_hash, o.command_type, o.status, o.created_at, o.updated_at, false AS created
+              FROM operation o JOIN offered f ON o.subject_id = f.subject_id AND o.operation_id = f.operation_id
+            ), found AS (
+              SELECT * FROM claimed UNION ALL SELECT * FROM existing
+            ), attempt AS (
+              INSERT INTO operation_attempt (operation_ref, outcome, request_id, user_agent, client_address)
+              SELECT found.id, CASE WHEN found.created THEN 'CLAIMED' ELSE 'REPLAYED' END,
+                     f.request_id, f.user_agent, f.client_address
+              FROM found JOIN offered f ON found.payload_hash = f.payload_hash
+            ), conflict AS (
+              INSERT INTO key_reuse_conflict (operation_ref, stored_payload_hash, offered_payload_hash,
+                                              offered_command_type, request_id, user_agent, client_address)
+              SELECT found.id, found.payload_hash, f.payload_hash, f.command_type,
+                     f.request_id, f.user_agent, f.client_address
+              FROM found JOIN offered f ON found.payload_hash <> f.payload_hash
+            )
+            SELECT payload_hash, command_type, status, created_at, updated_at, created FROM found
+            """;
+
+    /** One empty result is the race above; a second one would mean the row vanished. */
+    private static final int MAX_RUNS = 3;
+
+    private final JdbcTemplate jdbc;
+
+    ClaimStatement(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    public ClaimOutcome execute(ClaimRequest request) {
+        for (int run = 0; run < MAX_RUNS; run++) {
+            List<ClaimOutcome> outcomes = jdbc.query(SQL, statement -> bind(statement, request),
+                    (row, n) -> outcome(row, request));
+            if (!outcomes.isEmpty()) {
+                return outcomes.getFirst();
+            }
+        }
+        throw new IllegalStateException("the claim found neither a new nor an existing operation "
+                + request.operationId() + " after " + MAX_RUNS + " runs");
+    }
+
+    private static void bind(PreparedStatement statement, ClaimRequest request) throws SQLException {
+        var attempt = request.attempt();
+        statement.setString(1, request.subject().value());
+        statement.setObject(2, request.operationId().value());
+        statement.setBytes(3, request.command().payloadHash().bytes());
+        statement.setString(4, request.command().type());
+        statement.setString(5, request.command().canonicalJson());
+        statement.setObject(6, attempt.requestId());
+        setNullableString(statement, 7, attempt.userAgent());
+        setNullableString(statement, 8, attempt.clientAddress());
+    }
+
+    // Explicit types for nulls: Spring's generic setter would otherwise ask the driver for
+    // parameter metadata, which costs a round trip.
+    private static void setNullableString(PreparedStatement statement, int index, @Nullable String value) throws SQLException {
+        if (value == null) {
+            statement.setNull(index, Types.VARCHAR);
+        } else {
+            statement.setString(index, value);
+        }
+    }
+
+    private static ClaimOutcome outcome(ResultSet row, ClaimRequest request) throws SQLException {
+        var stored = new OperationState(
+                request.subject(),
+                request.operationId(),
+                row.getString("command_type"),
+                OperationStatus.valueOf(row.getString("status")),
+                new PayloadHash(row.getBytes("payload_hash")),
+                row.getTimestamp("created_at").toInstant(),
+                row.getTimestamp("updated_at").toInstant());
+        PayloadHash offered = request.command().payloadHash();
+        if (row.getBoolean("created")) {
+            return new ClaimOutcome.Claimed(stored);
+        }
+        return stored.payloadHash().equals(offered)
+                ? new ClaimOutcome.Replayed(stored)
+                : new ClaimOutcome.KeyReused(stored, offered);
+    }
+}

@@ -1,0 +1,70 @@
+package dev.opledger.claim.internal;
+
+import dev.opledger.claim.OperationState;
+import dev.opledger.operation.OperationId;
+import dev.opledger.operation.OperationStatus;
+import dev.opledger.operation.PayloadHash;
+import dev.opledger.operation.SubjectId;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import java.time.Instant;
+import java.util.UUID;
+import org.hibernate.annotations.Immutable;
+
+/**
+ * The read model of a claimed operation. Rows are written only by {@link ClaimStatement} (and,
+ * later, by status transitions), never through this entity.
+ */
+@Entity
+@Immutable
+@Table(name = "operation")
+class Operation {
+
+    @Id
+    private Long id;
+
+    @Column(name = "subject_id")
+    private String subjectId;
+
+    @Column(name = "operation_id")
+    private UUID operationId;
+
+    @Column(name = "payload_hash")
+    private byte[] payloadHash;
+
+    @Column(name = "command_type")
+    private String commandType;
+
+    @Column(name = "command", columnDefinition = "jsonb")
+    private String command;
+
+    @Enumerated(EnumType.STRING)
+    private OperationStatus status;
+
+    @Column(name = "created_at")
+    private Instant createdAt;
+
+    @Column(name = "updated_at")
+    private Instant updatedAt;
+
+    protected Operation() {
+        // for JPA
+    }
+
+    Long id() {
+        return id;
+    }
+
+    String command() {
+        return command;
+    }
+
+    OperationState toState() {
+        return new OperationState(new SubjectId(subjectId), new OperationId(operationId), commandType, status,
+                new PayloadHash(payloadHash), createdAt, updatedAt);
+    }
+}

@@ -1,0 +1,9 @@
+/**
+ * The claim: {@code (subject, operationId, payloadHash)} made unique in PostgreSQL before any
+ * execution starts. {@link dev.opledger.claim.ClaimService} is the write side used by the API;
+ * {@link dev.opledger.claim.LedgerService} is the read side used by the console.
+ */
+@NullMarked
+package dev.opledger.claim;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,90 @@
+package dev.opledger.operation;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Pattern;
+import org.erdtman.jcs.JsonCanonicalizer;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A command as the app sent it, {@code {"type": "...", "arguments": {...}}}, with its RFC 8785
+ * canonical form and the payload hash over it. Every stage that sees a command (the API, App
+ * Attest binding, MCP task creation) hashes it here, so they cannot disagree about the bytes.
+ *
+ * @param type the operation type
+ * @param canonicalJson the RFC 8785 (JCS) canonical form of the whole command
+ * @param payloadHash SHA-256 of {@code canonicalJson}'s UTF-8 bytes
+ */
+public record Command(String type, String canonicalJson, PayloadHash payloadHash) {
+
+    public static final int MAX_TYPE_LENGTH = 100;
+    private static final Pattern TYPE = Pattern.compile("[A-Za-z][A-Za-z0-9._-]{0,99}");
+    private static final int MAX_NESTING_DEPTH = 64;
+
+    // Strict: duplicate member names are ambiguous (RFC 8785 requires I-JSON), trailing data is
+    // not JSON, and a depth limit keeps the canonicaliser's recursion bounded.
+    private static final JsonMapper STRICT_JSON = JsonMapper.builder(JsonFactory.builder()
+                    .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                    .streamReadConstraints(StreamReadConstraints.builder()
+                            .maxNestingDepth(MAX_NESTING_DEPTH)
+                            .build())
+                    .build())
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+
+    /**
+     * Parses and canonicalises a request body.
+     *
+     * @throws MalformedCommandException when the body is not a JSON object of the command's shape
+     */
+    public static Command parse(byte[] body) {
+        JsonNode root = readTree(body);
+        if (!root.isObject()) {
+            throw new MalformedCommandException("the body must be a JSON object");
+        }
+        JsonNode type = root.get("type");
+        if (type == null || !type.isString() || !TYPE.matcher(type.asString()).matches()) {
+            throw new MalformedCommandException(
+                    "\"type\" must be a string of 1 to " + MAX_TYPE_LENGTH
+                            + " letters, digits, '.', '_' or '-', starting with a letter");
+        }
+        JsonNode arguments = root.get("arguments");
+        if (arguments == null || !arguments.isObject()) {
+            throw new MalformedCommandException("\"arguments\" must be a JSON object");
+        }
+        for (var name : root.propertyNames()) {
+            if (!name.equals("type") && !name.equals("arguments")) {
+                throw new MalformedCommandException("unknown member \"" + name + "\": a command has only \"type\" and \"arguments\"");
+            }
+        }
+        byte[] canonical = canonicalize(body);
+        return new Command(type.asString(), new String(canonical, StandardCharsets.UTF_8), PayloadHash.sha256(canonical));
+    }
+
+    private static JsonNode readTree(byte[] body) {
+        if (body.length == 0) {
+            throw new MalformedCommandException("the body is empty; a command is a JSON object");
+        }
+        try {
+            return STRICT_JSON.readTree(body);
+        } catch (JacksonException e) {
+            throw new MalformedCommandException("the body is not valid JSON: " + e.getOriginalMessage());
+        }
+    }
+
+    private static byte[] canonicalize(byte[] body) {
+        try {
+            return new JsonCanonicalizer(body).getEncodedUTF8();
+        } catch (IOException | RuntimeException e) {
+            // Jackson accepted it, so this is something JCS (I-JSON) forbids, such as a number
+            // outside the IEEE 754 double range.
+            throw new MalformedCommandException("the body cannot be canonicalised (RFC 8785): " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,18 @@
+package dev.opledger.operation;
+
+/** Where an operation stands. A replayed request is answered with the current status. */
+public enum OperationStatus {
+    /** Claimed and committed; no execution has started. */
+    ACCEPTED,
+    /** A worker holds the lease and runs the graph. */
+    RUNNING,
+    SUCCEEDED,
+    FAILED,
+    CANCELLED,
+    /** Stopped where repeating an effect could duplicate it; a person decides. */
+    NEEDS_REVIEW;
+
+    public boolean isTerminal() {
+        return this == SUCCEEDED || this == FAILED || this == CANCELLED;
+    }
+}
