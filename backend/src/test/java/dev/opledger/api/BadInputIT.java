@@ -1,0 +1,141 @@
+package dev.opledger.api;
+
+import static dev.opledger.testing.ApiClient.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.opledger.testing.ApiClient;
+import dev.opledger.testing.LedgerRows;
+import dev.opledger.testing.NodeIntegrationTest;
+import dev.opledger.testing.TestTokens;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/** Every refusal: its status, its problem type, and that no row changed. */
+@NodeIntegrationTest
+class BadInputIT {
+
+    private static final String VALID = ApiClient.command("checkout", "{\"sku\":\"A-1\"}");
+    private static final int LIMIT = 64 * 1024;
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    /** A request to send (built against the test's API client and token) and what must come back. */
+    record Case(String name, Function<Fixture, HttpRequest> request, int status, String problem) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    record Fixture(ApiClient api, String token) {
+        HttpRequest post(String key, String contentType, HttpRequest.BodyPublisher body) {
+            var headers = new java.util.LinkedHashMap<String, String>();
+            if (key != null) {
+                headers.put("Idempotency-Key", key);
+            }
+            if (contentType != null) {
+                headers.put("Content-Type", contentType);
+            }
+            return api.request("/v1/operations", token, headers).POST(body).build();
+        }
+
+        HttpRequest postJson(String body) {
+            return post(UUID.randomUUID().toString(), "application/json", HttpRequest.BodyPublishers.ofString(body));
+        }
+    }
+
+    static Stream<Case> cases() {
+        List<Case> cases = new ArrayList<>();
+        String key = "idempotency-key";
+        cases.add(new Case("missing Idempotency-Key",
+                f -> f.post(null, "application/json", HttpRequest.BodyPublishers.ofString(VALID)), 400, key));
+        for (String bad : List.of("abc", "1-1-1-1-1", "00000000-0000-0000-0000-000000000000",
+                "8e7b6d9e2f4c4a7e9b1d3c5e7f9a1b2c", "{8e7b6d9e-2f4c-4a7e-9b1d-3c5e7f9a1b2c}",
+                "8e7b6d9e-2f4c-4a7e-9b1d-3c5e7f9a1b2g")) {
+            cases.add(new Case("Idempotency-Key " + bad,
+                    f -> f.post(bad, "application/json", HttpRequest.BodyPublishers.ofString(VALID)), 400, key));
+        }
+        cases.add(new Case("two Idempotency-Keys", f -> f.api().request("/v1/operations", f.token(),
+                        java.util.Map.of("Content-Type", "application/json"))
+                .header("Idempotency-Key", UUID.randomUUID().toString())
+                .header("Idempotency-Key", UUID.randomUUID().toString())
+                .POST(HttpRequest.BodyPublishers.ofString(VALID)).build(), 400, key));
+        String malformed = "malformed-body";
+        for (String body : List.of("", "{", "not json", "[]", "\"checkout\"", "42", "null",
+                "{\"arguments\":{}}", "{\"type\":7,\"arguments\":{}}", "{\"type\":\"\",\"arguments\":{}}",
+                "{\"type\":\"checkout\"}", "{\"type\":\"checkout\",\"arguments\":[]}",
+                "{\"type\":\"checkout\",\"arguments\":{},\"extra\":1}",
+                "{\"type\":\"checkout\",\"type\":\"refund\",\"arguments\":{}}",
+                "{\"type\":\"checkout\",\"arguments\":{\"a\":1,\"a\":2}}",
+                "{\"type\":\"checkout\",\"arguments\":{}} trailing",
+                "{\"type\":\"checkout\",\"arguments\":{\"n\":1e400}}",
+                "{\"type\":\"checkout\",\"arguments\":" + "[".repeat(200) + "]".repeat(200) + "}")) {
+            cases.add(new Case("body " + abbreviate(body), f -> f.postJson(body), 400, malformed));
+        }
+        cases.add(new Case("text/plain", f -> f.post(UUID.randomUUID().toString(), "text/plain",
+                HttpRequest.BodyPublishers.ofString(VALID)), 415, "unsupported-media-type"));
+        cases.add(new Case("no Content-Type", f -> f.post(UUID.randomUUID().toString(), null,
+                HttpRequest.BodyPublishers.ofString(VALID)), 415, "unsupported-media-type"));
+        String tooLarge = ApiClient.command("checkout", "{\"pad\":\"" + "x".repeat(LIMIT) + "\"}");
+        cases.add(new Case("body over 64 KiB", f -> f.postJson(tooLarge), 413, "body-too-large"));
+        cases.add(new Case("body over 64 KiB, chunked", f -> f.post(UUID.randomUUID().toString(), "application/json",
+                HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(tooLarge.getBytes()))),
+                413, "body-too-large"));
+        cases.add(new Case("unknown route", f -> f.api().request("/v1/nothing-here", f.token(), java.util.Map.of())
+                .GET().build(), 404, "not-found"));
+        cases.add(new Case("GET on the collection", f -> f.api().request("/v1/operations", f.token(),
+                java.util.Map.of()).GET().build(), 405, "method-not-allowed"));
+        cases.add(new Case("malformed operationId in path", f -> f.api().request("/v1/operations/nope", f.token(),
+                java.util.Map.of()).GET().build(), 404, "not-found"));
+        cases.add(new Case("no token", f -> new Fixture(f.api(), null).postJson(VALID), 401, "unauthenticated"));
+        cases.add(new Case("token signed with another secret", f -> new Fixture(f.api(),
+                TestTokens.mint("another-secret-another-secret-another-secret", c -> c.subject("mallory")))
+                .postJson(VALID), 401, "unauthenticated"));
+        cases.add(new Case("expired token", f -> new Fixture(f.api(), TestTokens.mint(TestTokens.TEST_SECRET,
+                c -> c.subject("late").expirationTime(java.util.Date.from(java.time.Instant.now().minusSeconds(3600)))))
+                .postJson(VALID), 401, "unauthenticated"));
+        cases.add(new Case("token without sub", f -> new Fixture(f.api(), TestTokens.mint(TestTokens.TEST_SECRET,
+                c -> c)).postJson(VALID), 401, "unauthenticated"));
+        cases.add(new Case("garbage token", f -> new Fixture(f.api(), "not.a.jwt").postJson(VALID), 401,
+                "unauthenticated"));
+        return cases.stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void refusesWithAProblemAndChangesNothing(Case refused) {
+        var api = ApiClient.onPort(port);
+        var rows = new LedgerRows(jdbc);
+        var before = rows.counts();
+
+        HttpResponse<String> response = api.send(refused.request().apply(
+                new Fixture(api, TestTokens.forSubject("bad-input-" + UUID.randomUUID()))));
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(refused.status());
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        var problem = json(response);
+        assertThat(problem.get("type").asString()).isEqualTo("https://opledger.dev/problems/" + refused.problem());
+        assertThat(problem.get("status").asInt()).isEqualTo(refused.status());
+        assertThat(problem.get("title").asString()).isNotBlank();
+        assertThat(problem.get("detail").asString()).isNotBlank();
+        assertThat(rows.counts()).isEqualTo(before);
+    }
+
+    private static String abbreviate(String body) {
+        return body.isEmpty() ? "(empty)" : body.length() > 40 ? body.substring(0, 40) + "…" : body;
+    }
+}
