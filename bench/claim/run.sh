@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# The claim benchmark: the node's POST /v1/operations over HTTP (wrk, 16 connections) next to
+# pgbench running the same SQL statement on the same server, in the same run, as ratios.
+# See docs/benchmarks.md. Run from anywhere: ./opledger bench  (or bench/claim/run.sh).
+#
+# Settings (environment): CLIENTS=16 WARMUP=20 DURATION=20 ROUNDS=3 PRELOAD=1000000 DUP_KEYS=1000
+#   NODE_OPTS="-Xms256m -Xmx384m"  PGHOST=127.0.0.1 PGPORT=5432 PGUSER=postgres  PORT=18080
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+CLIENTS=${CLIENTS:-16}; WARMUP=${WARMUP:-20}; DURATION=${DURATION:-20}; ROUNDS=${ROUNDS:-3}
+PRELOAD=${PRELOAD:-1000000}; DUP_KEYS=${DUP_KEYS:-1000}; PORT=${PORT:-18080}
+NODE_OPTS=${NODE_OPTS:--Xms256m -Xmx384m}
+export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
+DB=opledger_bench
+JAR=ui/target/opledger.jar
+JAVA=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java
+OUT=bench/results; mkdir -p "$OUT"
+STAMP=$(date -u +%Y%m%dT%H%M%SZ)
+WORK=$(mktemp -d); trap 'kill $NODE_PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
+HZ=$(getconf CLK_TCK)
+
+# A canonical (RFC 8785) body, so its SHA-256 is the payload hash the node computes.
+BODY='{"arguments":{"amount":12.5,"currency":"EUR","quantity":2,"sku":"A-1"},"type":"checkout"}'
+HASH=$(printf '%s' "$BODY" | sha256sum | cut -d' ' -f1)
+SUBJECT=bench
+
+command -v wrk >/dev/null || { echo "needs wrk: apt-get install -y wrk" >&2; exit 1; }
+command -v pgbench >/dev/null || { echo "needs pgbench (postgresql-client)" >&2; exit 1; }
+[ -f "$JAR" ] || ./mvnw -B -q -DskipTests -pl ui -am package
+
+psql -q -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB"
+
+echo "starting the node ($NODE_OPTS)…" >&2
+# shellcheck disable=SC2086
+"$JAVA" $NODE_OPTS -jar "$JAR" --spring.profiles.active=local --server.port="$PORT" \
+  --spring.datasource.url="jdbc:postgresql://$PGHOST:$PGPORT/$DB" --spring.datasource.username="$PGUSER" \
+  --logging.level.root=WARN >"$WORK/node.log" 2>&1 &
+NODE_PID=$!
+for _ in $(seq 1 120); do
+  curl -fs "http://127.0.0.1:$PORT/actuator/health/readiness" >/dev/null && break
+  kill -0 $NODE_PID 2>/dev/null || { cat "$WORK/node.log" >&2; exit 1; }
+  sleep 1
+done
+
+echo "preloading $PRELOAD operations and $DUP_KEYS duplicates…" >&2
+psql -q -d $DB <<SQL
+INSERT INTO operation (subject_id, operation_id, payload_hash, command_type, command, status, created_at, updated_at)
+SELECT 'preload-' || (i % 50000), gen_random_uuid(), decode('$HASH', 'hex'), 'checkout', '$BODY'::jsonb,
+       'SUCCEEDED', now() - make_interval(secs => $PRELOAD - i), now() - make_interval(secs => $PRELOAD - i)
+FROM generate_series(1, $PRELOAD) i;
+INSERT INTO operation (subject_id, operation_id, payload_hash, command_type, command)
+SELECT '$SUBJECT', ('00000000-0000-4000-8000-' || lpad(i::text, 12, '0'))::uuid, decode('$HASH', 'hex'),
+       'checkout', '$BODY'::jsonb
+FROM generate_series(1, $DUP_KEYS) i;
+VACUUM ANALYZE;
+CHECKPOINT;
+SQL
+
+export TOKEN; TOKEN=$(scripts/local-token "$SUBJECT" 86400)
+export BODY DUP_KEYS
+check=$(curl -s -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
+  -H 'Idempotency-Key: 00000000-0000-4000-8000-000000000001' -d "$BODY" "http://127.0.0.1:$PORT/v1/operations")
+case "$check" in *"\"payloadHash\":\"$HASH\""*) ;; *) echo "the node's payload hash differs: $check" >&2; exit 1;; esac
+
+node_ticks() { awk '{print $14 + $15}' "/proc/$NODE_PID/stat"; }
+pg_ticks() { # live server processes, plus what exited backends left in the postmaster's child counters
+  local postmaster total=0 pid
+  postmaster=$(pgrep -u postgres -x postgres -o)
+  for pid in $(pgrep -u postgres -x postgres); do
+    total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+  done
+  echo $((total + $(awk '{print $16 + $17}' "/proc/$postmaster/stat")))
+}
+rss_sampler() { local max=0 kb; while kill -0 $NODE_PID 2>/dev/null; do
+  kb=$(awk '/VmRSS/ {print $2}' "/proc/$NODE_PID/status" 2>/dev/null || echo 0)
+  if [ "${kb:-0}" -gt "$max" ]; then max=$kb; echo $max > "$WORK/rss"; fi; sleep 0.5; done; }
+
+# wrk: prints "RESULT requests=… rps=… p50_ms=… p99_ms=… unexpected=… errors=…"
+run_wrk() { MODE=$1 wrk -t2 -c"$CLIENTS" -d"$2"s --timeout 10s -s bench/claim/claim.lua "http://127.0.0.1:$PORT" \
+  | grep '^RESULT'; }
+run_pgbench() {
+  java_cmd=("$JAVA" bench/claim/PgbenchScript.java "$1" "$DUP_KEYS")
+  "${java_cmd[@]}" > "$WORK/$1.sql"
+  (cd "$WORK" && pgbench -n -M prepared -c "$CLIENTS" -j 2 -T "$DURATION" -l --log-prefix="pg$1" -f "$1.sql" \
+    -D subject=$SUBJECT -D hash="\\x$HASH" -D type=checkout -D command="$BODY" -D agent=pgbench \
+    -D address=127.0.0.1 $DB > "$1.out" 2>&1) || { cat "$WORK/$1.out" >&2; exit 1; }
+  local tps; tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$WORK/$1.out")
+  # per-transaction latency (µs) is the 3rd column of pgbench's log
+  cat "$WORK"/pg"$1".* | awk '{print $3}' | sort -n > "$WORK/lat"
+  local n; n=$(wc -l < "$WORK/lat")
+  printf 'RESULT rps=%s p50_ms=%.3f p99_ms=%.3f\n' "$tps" \
+    "$(sed -n "$(( (n + 1) / 2 ))p" "$WORK/lat" | awk '{print $1/1000}')" \
+    "$(sed -n "$(( (n * 99 + 99) / 100 ))p" "$WORK/lat" | awk '{print $1/1000}')"
+  rm -f "$WORK"/pg"$1".*
+}
+field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" <<<"$2"; }
+
+echo "JIT warm-up: ${WARMUP}s of fresh claims…" >&2
+run_wrk fresh "$WARMUP" >/dev/null
+run_wrk duplicate 5 >/dev/null
+rss_sampler & SAMPLER=$!
+
+declare -A rps p50 p99 cpu_node cpu_pg
+for round in $(seq 1 "$ROUNDS"); do
+  for mode in fresh duplicate; do
+    n0=$(node_ticks); p0=$(pg_ticks)
+    r=$(run_wrk "$mode" "$DURATION")
+    n1=$(node_ticks); p1=$(pg_ticks)
+    [ "$(field unexpected "$r")" = 0 ] && [ "$(field errors "$r")" = 0 ] || { echo "wrong answers: $r" >&2; exit 1; }
+    reqs=$(field requests "$r")
+    rps[node,$mode,$round]=$(field rps "$r"); p50[node,$mode,$round]=$(field p50_ms "$r"); p99[node,$mode,$round]=$(field p99_ms "$r")
+    cpu_node[$mode,$round]=$(awk -v t=$((n1 - n0)) -v r="$reqs" -v hz="$HZ" 'BEGIN {printf "%.1f", t / hz / r * 1e6}')
+    cpu_pg[node,$mode,$round]=$(awk -v t=$((p1 - p0)) -v r="$reqs" -v hz="$HZ" 'BEGIN {printf "%.1f", t / hz / r * 1e6}')
+    p0=$(pg_ticks)
+    r=$(run_pgbench "$mode") && [ -n "$r" ] || { echo "pgbench failed" >&2; exit 1; }
+    p1=$(pg_ticks)
+    rps[pg,$mode,$round]=$(field rps "$r"); p50[pg,$mode,$round]=$(field p50_ms "$r"); p99[pg,$mode,$round]=$(field p99_ms "$r")
+    echo "round $round $mode: node ${rps[node,$mode,$round]}/s p99 ${p99[node,$mode,$round]} ms; pgbench ${rps[pg,$mode,$round]}/s" >&2
+  done
+done
+kill $SAMPLER 2>/dev/null || true
+
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}'; }
+of() { local -n arr=$1; local key=$2 v=(); for round in $(seq 1 "$ROUNDS"); do v+=("${arr[$key,$round]}"); done; median "${v[@]}"; }
+
+{
+  echo "## Claim benchmark, $STAMP"
+  echo
+  echo "$(nproc) cores, $CLIENTS clients, ${DURATION}s × $ROUNDS rounds (medians), warm-up ${WARMUP}s, $PRELOAD preloaded operations;"
+  echo "node: \`java $NODE_OPTS -jar $JAR\` (local profile); PostgreSQL $(psql -Atc 'SHOW server_version' -d postgres)."
+  echo
+  echo "| keys | node claims/s | pgbench tx/s | ratio | node p50 / p99 ms | pgbench p50 / p99 ms | node CPU µs/claim | PostgreSQL CPU µs/claim (node run) |"
+  echo "|---|---|---|---|---|---|---|---|"
+  for mode in fresh duplicate; do
+    nr=$(of rps "node,$mode"); pr=$(of rps "pg,$mode")
+    printf '| %s | %.0f | %.0f | **%.2f×** | %s / %s | %s / %s | %s | %s |\n' "$mode" "$nr" "$pr" \
+      "$(awk -v a="$nr" -v b="$pr" 'BEGIN {print a / b}')" "$(of p50 "node,$mode")" "$(of p99 "node,$mode")" \
+      "$(of p50 "pg,$mode")" "$(of p99 "pg,$mode")" "$(of cpu_node "$mode")" "$(of cpu_pg "node,$mode")"
+  done
+  echo
+  echo "Node RSS, peak during the measured runs: $(( $(cat "$WORK/rss") / 1024 )) MiB."
+} | tee "$OUT/claim-$STAMP.md"
