@@ -1,11 +1,14 @@
 package dev.opledger.api;
 
+import java.time.Clock;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.oauth2.server.resource.web.BearerTokenAuthenticationEntryPoint;
 import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.web.SecurityFilterChain;
@@ -21,12 +24,18 @@ class ApiSecurityConfiguration {
 
     @Bean
     @Order(1)
-    SecurityFilterChain apiFilterChain(HttpSecurity http, ProblemResponseWriter problems) throws Exception {
+    SecurityFilterChain apiFilterChain(HttpSecurity http, ProblemResponseWriter problems,
+            ObjectProvider<JwtDecoder> decoder) throws Exception {
         AuthenticationEntryPoint unauthenticated = unauthenticated(problems);
+        JwtDecoder tokens = decoder.getIfAvailable(() -> {
+            throw new IllegalStateException("The API has no token issuer: set OPLEDGER_JWT_ISSUER_URI (or "
+                    + "spring.security.oauth2.resourceserver.jwt.jwk-set-uri), or run with the local profile.");
+        });
         http.securityMatcher("/v1/**")
                 .authorizeHttpRequests(requests -> requests.anyRequest().authenticated())
                 .oauth2ResourceServer(resourceServer -> resourceServer
-                        .jwt(jwt -> jwt.jwtAuthenticationConverter(new SubjectAuthenticationConverter()))
+                        .jwt(jwt -> jwt.decoder(new VerifiedTokenCache(tokens, Clock.systemUTC()))
+                                .jwtAuthenticationConverter(new SubjectAuthenticationConverter()))
                         .authenticationEntryPoint(unauthenticated))
                 .exceptionHandling(exceptions -> exceptions
                         .authenticationEntryPoint(unauthenticated)
