@@ -39,16 +39,23 @@ class DatabaseEnvironmentPostProcessor implements EnvironmentPostProcessor, Orde
                 || !environment.getProperty("opledger.database.locate", Boolean.class, true)) {
             return;
         }
-        LocatedDatabase located = locate(environment);
+        Path embeddedData = Path.of(environment.getProperty("opledger.database.embedded-directory",
+                System.getProperty("user.home") + "/.opledger/postgres"));
+        LocatedDatabase located = locate(environment, embeddedData);
         Map<String, Object> datasource = new HashMap<>();
         datasource.put("spring.datasource.url", located.url());
         datasource.put("spring.datasource.username", located.username());
         datasource.put("spring.datasource.password", located.password());
         environment.getPropertySources().addFirst(new MapPropertySource("opledgerLocatedDatabase", datasource));
-        log.info("Database: " + located.url() + " (" + describe(located.source()) + ")");
+        // without the query string: a URL may carry a password there
+        log.info("Database: " + located.url().replaceFirst("\\?.*", "") + " (" + switch (located.source()) {
+            case CONFIGURED -> "from OPLEDGER_DB_URL";
+            case LOCAL_SERVER -> "the local PostgreSQL server";
+            case EMBEDDED -> "embedded PostgreSQL, data kept in " + embeddedData;
+        } + ")");
     }
 
-    private static LocatedDatabase locate(ConfigurableEnvironment environment) {
+    private static LocatedDatabase locate(ConfigurableEnvironment environment, Path embeddedData) {
         String url = environment.getProperty("OPLEDGER_DB_URL");
         String user = environment.getProperty("OPLEDGER_DB_USER", "postgres");
         String password = environment.getProperty("OPLEDGER_DB_PASSWORD", "");
@@ -60,16 +67,6 @@ class DatabaseEnvironmentPostProcessor implements EnvironmentPostProcessor, Orde
                 environment.getProperty("opledger.database.local-port", Integer.class, 5432),
                 user, password);
         String name = environment.getProperty("opledger.database.name", "opledger");
-        Path embeddedData = Path.of(environment.getProperty("opledger.database.embedded-directory",
-                System.getProperty("user.home") + "/.opledger/postgres"));
         return DatabaseLocator.locate(server, name, embeddedData);
-    }
-
-    private static String describe(LocatedDatabase.Source source) {
-        return switch (source) {
-            case CONFIGURED -> "from OPLEDGER_DB_URL";
-            case LOCAL_SERVER -> "the local PostgreSQL server";
-            case EMBEDDED -> "embedded PostgreSQL; data kept under ~/.opledger/postgres";
-        };
     }
 }
