@@ -1,0 +1,86 @@
+package dev.opledger.claim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.opledger.operation.Command;
+import dev.opledger.operation.OperationId;
+import dev.opledger.operation.SubjectId;
+import dev.opledger.testing.LedgerRows;
+import dev.opledger.testing.NodeIntegrationTest;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Regression test for the READ COMMITTED trap of {@code ON CONFLICT DO NOTHING}: when another
+ * transaction commits the same key after the claim statement took its snapshot, the statement
+ * neither inserts nor sees the row. Without the rerun the attempt would be lost (or reported as
+ * an error) although the operation exists. Here that interleaving is forced, not hoped for.
+ */
+@NodeIntegrationTest
+class ClaimRaceIT {
+
+    @Autowired
+    ClaimService claims;
+
+    @Autowired
+    DataSource dataSource;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    @Test
+    void anAttemptBlockedBehindAConcurrentClaimSeesItAsAReplay() throws Exception {
+        var subject = new SubjectId("race-" + UUID.randomUUID());
+        var operationId = OperationId.random();
+        var command = Command.parse("{\"type\":\"checkout\",\"arguments\":{\"sku\":\"A-1\"}}"
+                .getBytes(StandardCharsets.UTF_8));
+
+        CompletableFuture<ClaimOutcome> blocked;
+        try (Connection first = dataSource.getConnection()) {
+            first.setAutoCommit(false);
+            insertUncommitted(first, subject, operationId, command);
+
+            blocked = CompletableFuture.supplyAsync(() -> claims.claim(request(subject, operationId, command)));
+            await().atMost(Duration.ofSeconds(10)).until(this::aClaimWaitsOnALock);
+            first.commit();
+        }
+
+        ClaimOutcome outcome = blocked.get(10, TimeUnit.SECONDS);
+        assertThat(outcome).isInstanceOf(ClaimOutcome.Replayed.class);
+        assertThat(outcome.operation().payloadHash()).isEqualTo(command.payloadHash());
+        assertThat(new LedgerRows(jdbc).attemptOutcomes(subject.value(), operationId.value()))
+                .containsExactly("REPLAYED");
+    }
+
+    private boolean aClaimWaitsOnALock() {
+        Integer waiting = jdbc.queryForObject("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                + "AND wait_event_type = 'Lock' AND query LIKE 'WITH offered AS%'", Integer.class);
+        return waiting != null && waiting > 0;
+    }
+
+    private static void insertUncommitted(Connection connection, SubjectId subject, OperationId operationId,
+            Command command) throws Exception {
+        try (var insert = connection.prepareStatement("INSERT INTO operation (subject_id, operation_id, payload_hash, "
+                + "command_type, command) VALUES (?, ?, ?, ?, ?::jsonb)")) {
+            insert.setString(1, subject.value());
+            insert.setObject(2, operationId.value());
+            insert.setBytes(3, command.payloadHash().bytes());
+            insert.setString(4, command.type());
+            insert.setString(5, command.canonicalJson());
+            insert.executeUpdate();
+        }
+    }
+
+    private static ClaimRequest request(SubjectId subject, OperationId operationId, Command command) {
+        return new ClaimRequest(subject, operationId, command, new AttemptContext(UUID.randomUUID(), "race", null));
+    }
+}
