@@ -1,0 +1,70 @@
+package dev.opledger.ui;
+
+import com.vaadin.flow.component.UI;
+import com.vaadin.flow.component.notification.Notification;
+import com.vaadin.flow.component.notification.NotificationVariant;
+import com.vaadin.flow.server.DefaultErrorHandler;
+import com.vaadin.flow.server.ErrorEvent;
+import com.vaadin.flow.server.ErrorHandler;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.security.access.AccessDeniedException;
+
+/**
+ * The console's one error handler: logs every unexpected failure with a short reference and shows
+ * that reference to the person, never the exception text. A refusal by a façade's method security
+ * is told as such.
+ */
+final class ConsoleErrorHandler implements ErrorHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ConsoleErrorHandler.class);
+    private static final int NOTIFICATION_MILLIS = 8000;
+
+    @Override
+    public void error(ErrorEvent event) {
+        Throwable failure = DefaultErrorHandler.findRelevantThrowable(event.getThrowable());
+        if (isClientGone(failure)) {
+            log.debug("the browser went away during a request", failure);
+            return;
+        }
+        if (causedBy(failure, AccessDeniedException.class)) {
+            log.warn("console action refused: {}", failure.getMessage());
+            show("You are not allowed to do that.");
+            return;
+        }
+        String reference = UUID.randomUUID().toString().substring(0, 8);
+        log.error("console error {}", reference, failure);
+        show("Something went wrong (reference " + reference + "). It has been logged; please try again.");
+    }
+
+    private static void show(String message) {
+        UI ui = UI.getCurrent();
+        if (ui == null) {
+            return;
+        }
+        ui.access(() -> {
+            var notification = Notification.show(message, NOTIFICATION_MILLIS, Notification.Position.TOP_CENTER);
+            notification.addThemeVariants(NotificationVariant.ERROR);
+            notification.setId("console-error");
+        });
+    }
+
+    private static boolean isClientGone(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (DefaultErrorHandler.SOCKET_EXCEPTIONS.contains(t.getClass().getName())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean causedBy(Throwable failure, Class<? extends Throwable> type) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
