@@ -10,11 +10,13 @@ import org.springframework.modulith.docs.Documenter;
 
 /**
  * The top-level packages below {@code dev.opledger} are modules; each exposes its base package
- * and hides its subpackages. This module's test classpath sees all of them, backend and console.
+ * and hides its subpackages. This module's test classpath sees all of them, backend and console;
+ * test code (such as backend's test-jar) is left out.
  */
 class ModularityTests {
 
-    private final ApplicationModules modules = ApplicationModules.of(OpledgerApplication.class);
+    private final ApplicationModules modules = ApplicationModules.of(OpledgerApplication.class,
+            ProductionCode.TEST_CODE);
 
     @Test
     void findsEveryStageAsAModule() {
