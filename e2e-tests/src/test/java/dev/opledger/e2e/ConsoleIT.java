@@ -98,10 +98,12 @@ class ConsoleIT {
     }
 
     @Test
-    void adminOpensTheLedgerAndSignsOut(Page page, RunningNode node) {
+    void adminOpensTheLedgerSeesAMissingOperationAndSignsOut(Page page, RunningNode node) {
         signIn(page, node, "admin", "admin");
         assertThat(page.locator("#ledger-grid")).isVisible();
         assertThat(page.locator("#signed-in-user")).hasText("admin");
+        page.navigate(node.uri("operations/" + UUID.randomUUID() + "?subject=nobody").toString());
+        assertThat(page.locator("#operation-not-found")).containsText("There is no operation");
 
         page.locator("#sign-out").click();
 

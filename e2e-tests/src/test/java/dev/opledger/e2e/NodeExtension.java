@@ -15,8 +15,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
@@ -94,22 +94,21 @@ public class NodeExtension implements BeforeAllCallback, AfterAllCallback, After
         return started(context).orElseThrow(() -> new IllegalStateException("no node was started")).node();
     }
 
-    private static java.util.Optional<Started> started(ExtensionContext context) {
-        return java.util.Optional.ofNullable(context.getStore(NAMESPACE).get(Started.class, Started.class));
+    private static Optional<Started> started(ExtensionContext context) {
+        return Optional.ofNullable(context.getStore(NAMESPACE).get(Started.class, Started.class));
     }
 
     private static List<String> command(Path jar, int port, LocatedDatabase database) {
         String java = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        List<String> command = new ArrayList<>(List.of(java,
+        return List.of(java,
                 "-XX:TieredStopAtLevel=1", // a short-lived test node: start fast rather than peak
                 "-jar", jar.toAbsolutePath().toString(),
                 "--spring.profiles.active=local",
                 "--server.port=" + port,
                 "--spring.datasource.url=" + database.url(),
                 "--spring.datasource.username=" + database.username(),
-                "--spring.datasource.password=" + database.password()));
-        return command;
+                "--spring.datasource.password=" + database.password());
     }
 
     private static void awaitReadiness(Process process, RunningNode node) {
