@@ -6,6 +6,7 @@ import com.vaadin.flow.component.notification.NotificationVariant;
 import com.vaadin.flow.server.DefaultErrorHandler;
 import com.vaadin.flow.server.ErrorEvent;
 import com.vaadin.flow.server.ErrorHandler;
+import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,22 +21,27 @@ final class ConsoleErrorHandler implements ErrorHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ConsoleErrorHandler.class);
     private static final int NOTIFICATION_MILLIS = 8000;
+    static final String REFUSED = "You are not allowed to do that.";
 
     @Override
     public void error(ErrorEvent event) {
-        Throwable failure = DefaultErrorHandler.findRelevantThrowable(event.getThrowable());
+        describe(event.getThrowable()).ifPresent(ConsoleErrorHandler::show);
+    }
+
+    /** Logs a failure and says what to tell the person; empty when there is nobody to tell. */
+    static Optional<String> describe(Throwable thrown) {
+        Throwable failure = DefaultErrorHandler.findRelevantThrowable(thrown);
         if (isClientGone(failure)) {
             log.debug("the browser went away during a request", failure);
-            return;
+            return Optional.empty();
         }
         if (causedBy(failure, AccessDeniedException.class)) {
             log.warn("console action refused: {}", failure.getMessage());
-            show("You are not allowed to do that.");
-            return;
+            return Optional.of(REFUSED);
         }
         String reference = UUID.randomUUID().toString().substring(0, 8);
         log.error("console error {}", reference, failure);
-        show("Something went wrong (reference " + reference + "). It has been logged; please try again.");
+        return Optional.of("Something went wrong (reference " + reference + "). It has been logged; please try again.");
     }
 
     private static void show(String message) {
