@@ -49,11 +49,20 @@ final class ConsoleErrorHandler implements ErrorHandler {
         if (ui == null) {
             return;
         }
-        ui.access(() -> {
-            var notification = Notification.show(message, NOTIFICATION_MILLIS, Notification.Position.TOP_CENTER);
-            notification.addThemeVariants(NotificationVariant.ERROR);
-            notification.setId("console-error");
-        });
+        // Usually the session is locked here (the failure happened while handling a request):
+        // show it in this response. ui.access would queue it for the next round trip when the
+        // failure happened while the response was being written (a grid fetching its rows).
+        if (ui.getSession() != null && ui.getSession().hasLock()) {
+            showNotification(message);
+        } else {
+            ui.access(() -> showNotification(message));
+        }
+    }
+
+    private static void showNotification(String message) {
+        var notification = Notification.show(message, NOTIFICATION_MILLIS, Notification.Position.TOP_CENTER);
+        notification.addThemeVariants(NotificationVariant.ERROR);
+        notification.setId("console-error");
     }
 
     private static boolean isClientGone(Throwable failure) {
