@@ -112,6 +112,27 @@ class ConsoleIT {
         assertThat(page).hasURL(LOGIN_PAGE);
     }
 
+    /**
+     * A NUL in a subject passes SubjectId but PostgreSQL refuses it, which makes a real failure to
+     * show: in a grid fetch (the session's error handler) and while opening a view (the error
+     * view). Should SubjectId start refusing control characters, pick another failure.
+     */
+    @Test
+    void failuresShowAReferenceNotTheException(Page page, RunningNode node) {
+        signIn(page, node, "support", "support");
+        assertThat(page.locator("#ledger-grid")).isVisible();
+
+        Locator subjectInput = page.locator("#filter-subject input");
+        subjectInput.fill("bad\u0000subject");
+        subjectInput.press("Enter");
+        assertThat(page.locator("#console-error")).isAttached();
+        assertThat(page.getByText(Pattern.compile("Something went wrong \\(reference [0-9a-f]{8}\\)"))).isVisible();
+
+        page.navigate(node.uri("operations/" + UUID.randomUUID() + "?subject=bad%00subject").toString());
+        assertThat(page.locator("#console-error-message")).containsText("reference");
+        assertThat(page.locator("body")).not().containsText("Zero bytes");
+    }
+
     private static void signIn(Page page, RunningNode node, String username, String password) {
         page.navigate(node.uri("login").toString());
         page.getByLabel("Username").fill(username);
