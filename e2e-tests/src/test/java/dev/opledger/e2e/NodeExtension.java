@@ -6,7 +6,6 @@ import dev.opledger.node.database.LocatedDatabase;
 import dev.opledger.testing.TestDatabase;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ConnectException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -124,7 +123,7 @@ public class NodeExtension implements BeforeAllCallback, AfterAllCallback, After
                     }
                     try {
                         return http.send(readiness, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-                    } catch (ConnectException notListeningYet) {
+                    } catch (IOException notAnsweringYet) {
                         return false;
                     }
                 });
