@@ -1,6 +1,7 @@
 package dev.opledger.claim.internal;
 
 import dev.opledger.claim.OperationState;
+import dev.opledger.operation.Command;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationStatus;
 import dev.opledger.operation.PayloadHash;
@@ -11,6 +12,7 @@ import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.UUID;
 import org.hibernate.annotations.Immutable;
@@ -59,8 +61,13 @@ class Operation {
         return id;
     }
 
-    String command() {
-        return command;
+    /**
+     * The command in its canonical form, the text its payload hash covers. The {@code jsonb} column
+     * keeps the JSON value but not its text (it reorders members and adds spaces), so the
+     * canonical form is computed again: RFC 8785 gives one text per value.
+     */
+    String canonicalCommand() {
+        return Command.parse(command.getBytes(StandardCharsets.UTF_8)).canonicalJson();
     }
 
     OperationState toState() {

@@ -69,7 +69,7 @@ public class OperationReader {
         return operations.findBySubjectIdAndOperationId(subject.value(), operationId.value())
                 .map(operation -> new OperationDetail(
                         operation.toState(),
-                        operation.command(),
+                        operation.canonicalCommand(),
                         attempts.findByOperationRefOrderByIdAsc(operation.id()).stream()
                                 .map(Attempt::toRecord).toList(),
                         conflicts.findByOperationRefOrderByIdDesc(operation.id()).stream()

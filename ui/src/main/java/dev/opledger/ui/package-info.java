@@ -1,0 +1,9 @@
+/**
+ * The console: Vaadin views for the people who look after opledger. Views inject one stage
+ * façade each (for now {@link dev.opledger.claim.LedgerService}) and show its records; they never
+ * see repositories or entities. The façades enforce the roles again on the server side.
+ */
+@NullMarked
+package dev.opledger.ui;
+
+import org.jspecify.annotations.NullMarked;
