@@ -14,9 +14,9 @@ class SubjectAuthenticationConverter implements Converter<Jwt, AbstractAuthentic
     @Override
     public AbstractAuthenticationToken convert(Jwt jwt) {
         String subject = jwt.getSubject();
-        if (subject == null || subject.isBlank() || subject.length() > SubjectId.MAX_LENGTH) {
+        if (subject == null || !SubjectId.isValid(subject)) {
             throw new InvalidBearerTokenException("the token's sub claim must be 1 to "
-                    + SubjectId.MAX_LENGTH + " characters");
+                    + SubjectId.MAX_LENGTH + " characters without control characters");
         }
         return new JwtAuthenticationToken(jwt, List.of(), subject);
     }

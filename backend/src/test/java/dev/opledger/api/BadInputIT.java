@@ -110,6 +110,10 @@ class BadInputIT {
                 .postJson(VALID), 401, "unauthenticated"));
         cases.add(new Case("token without sub", f -> new Fixture(f.api(), TestTokens.mint(TestTokens.TEST_SECRET,
                 c -> c)).postJson(VALID), 401, "unauthenticated"));
+        cases.add(new Case("token whose sub holds a NUL", f -> new Fixture(f.api(), TestTokens.mint(
+                TestTokens.TEST_SECRET, c -> c.subject("bad\u0000subject"))).postJson(VALID), 401, "unauthenticated"));
+        cases.add(new Case("token whose sub is 256 characters", f -> new Fixture(f.api(), TestTokens.mint(
+                TestTokens.TEST_SECRET, c -> c.subject("s".repeat(256)))).postJson(VALID), 401, "unauthenticated"));
         cases.add(new Case("garbage token", f -> new Fixture(f.api(), "not.a.jwt").postJson(VALID), 401,
                 "unauthenticated"));
         return cases.stream();

@@ -24,7 +24,8 @@ record LedgerSearch(@Nullable OperationStatus status, String subject, String ope
 
     static final String OPERATION_ID_ERROR =
             "Enter a whole operationId: a UUID such as 8e7b6d9e-2f4c-4a7e-9b1d-3c5e7f9a1b2c";
-    static final String SUBJECT_ERROR = "A subject is at most " + SubjectId.MAX_LENGTH + " characters";
+    static final String SUBJECT_ERROR = "A subject is at most " + SubjectId.MAX_LENGTH
+            + " characters, without control characters";
 
     Parsed parse() {
         String subjectText = subject.strip();

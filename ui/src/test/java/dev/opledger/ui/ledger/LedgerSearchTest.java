@@ -47,4 +47,10 @@ class LedgerSearchTest {
         assertThat(new LedgerSearch(null, "s".repeat(SubjectId.MAX_LENGTH + 1), "").parse())
                 .isEqualTo(new LedgerSearch.Invalid(LedgerSearch.SUBJECT_ERROR, null));
     }
+
+    @Test
+    void reportsASubjectWithAControlCharacter() {
+        assertThat(new LedgerSearch(null, "bad\u0000subject", "").parse())
+                .isEqualTo(new LedgerSearch.Invalid(LedgerSearch.SUBJECT_ERROR, null));
+    }
 }
