@@ -34,6 +34,7 @@ class ApiSecurityConfiguration {
         http.securityMatcher("/v1/**")
                 .authorizeHttpRequests(requests -> requests.anyRequest().authenticated())
                 .oauth2ResourceServer(resourceServer -> resourceServer
+                        .bearerTokenResolver(new HeaderBearerTokenResolver())
                         .jwt(jwt -> jwt.decoder(new VerifiedTokenCache(tokens, Clock.systemUTC()))
                                 .jwtAuthenticationConverter(new SubjectAuthenticationConverter()))
                         .authenticationEntryPoint(unauthenticated))

@@ -2,7 +2,6 @@ package dev.opledger.operation;
 
 import java.util.Locale;
 import java.util.UUID;
-import java.util.regex.Pattern;
 
 /**
  * The business identity of an operation: a UUID the app created before its first attempt and
@@ -11,8 +10,6 @@ import java.util.regex.Pattern;
  */
 public record OperationId(UUID value) {
 
-    private static final Pattern TEXT_FORM =
-            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
     private static final UUID NIL = new UUID(0, 0);
 
     public OperationId {
@@ -23,10 +20,27 @@ public record OperationId(UUID value) {
 
     /** Parses the canonical text form; throws {@link IllegalArgumentException} on anything else. */
     public static OperationId parse(String text) {
-        if (text.length() != 36 || !TEXT_FORM.matcher(text).matches()) {
+        if (!isTextForm(text)) {
             throw new IllegalArgumentException("an operationId is a UUID in its 36-character text form");
         }
         return new OperationId(UUID.fromString(text.toLowerCase(Locale.ROOT)));
+    }
+
+    /** 8-4-4-4-12 hexadecimal digits, either case. */
+    private static boolean isTextForm(String text) {
+        if (text.length() != 36) {
+            return false;
+        }
+        for (int i = 0; i < 36; i++) {
+            char c = text.charAt(i);
+            boolean ok = (i == 8 || i == 13 || i == 18 || i == 23)
+                    ? c == '-'
+                    : (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public static OperationId random() {
