@@ -47,7 +47,7 @@ echo "preloading $PRELOAD operations and $DUP_KEYS duplicates…" >&2
 psql -q -d $DB <<SQL
 INSERT INTO operation (subject_id, operation_id, payload_hash, command_type, command, status, created_at, updated_at)
 SELECT 'preload-' || (i % 50000), gen_random_uuid(), decode('$HASH', 'hex'), 'checkout', '$BODY'::jsonb,
-       'SUCCEEDED', now() - make_interval(secs => $PRELOAD - i), now() - make_interval(secs => $PRELOAD - i)
+       CASE WHEN i % 1000 = 0 THEN 'NEEDS_REVIEW' ELSE 'SUCCEEDED' END, now() - make_interval(secs => $PRELOAD - i), now() - make_interval(secs => $PRELOAD - i)
 FROM generate_series(1, $PRELOAD) i;
 INSERT INTO operation (subject_id, operation_id, payload_hash, command_type, command)
 SELECT '$SUBJECT', ('00000000-0000-4000-8000-' || lpad(i::text, 12, '0'))::uuid, decode('$HASH', 'hex'),
@@ -116,10 +116,33 @@ for round in $(seq 1 "$ROUNDS"); do
     r=$(run_pgbench "$mode") && [ -n "$r" ] || { echo "pgbench failed" >&2; exit 1; }
     p1=$(pg_ticks)
     rps[pg,$mode,$round]=$(field rps "$r"); p50[pg,$mode,$round]=$(field p50_ms "$r"); p99[pg,$mode,$round]=$(field p99_ms "$r")
+    cpu_pg[pg,$mode,$round]=$(awk -v t=$((p1 - p0)) -v r="$(field rps "$r")" -v d="$DURATION" -v hz="$HZ" \
+      'BEGIN {printf "%.1f", t / hz / (r * d) * 1e6}')
     echo "round $round $mode: node ${rps[node,$mode,$round]}/s p99 ${p99[node,$mode,$round]} ms; pgbench ${rps[pg,$mode,$round]}/s" >&2
   done
 done
 kill $SAMPLER 2>/dev/null || true
+
+# The console's ledger queries on the preloaded table (what LedgerService runs; no count query).
+console_query_ms() { # median execution time of 5 runs, from EXPLAIN ANALYZE
+  local i t=()
+  for i in 1 2 3 4 5; do
+    t+=("$(psql -At -d $DB -c "EXPLAIN (ANALYZE, FORMAT JSON) $1" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["Execution Time"])')")
+  done
+  median "${t[@]}"
+}
+console_queries() {
+  local cols="id, subject_id, operation_id, payload_hash, command_type, status, created_at, updated_at"
+  local some_op; some_op=$(psql -At -d $DB -c "SELECT operation_id FROM operation WHERE id = 4242")
+  echo "| console query on $(psql -At -d $DB -c 'SELECT count(*) FROM operation') operations | ms (median of 5) |"
+  echo "|---|---|"
+  echo "| newest 50 | $(console_query_ms "SELECT $cols FROM operation ORDER BY id DESC LIMIT 50") |"
+  echo "| 50 at offset 10 000 | $(console_query_ms "SELECT $cols FROM operation ORDER BY id DESC OFFSET 10000 LIMIT 50") |"
+  echo "| status NEEDS_REVIEW (0.1 %), newest 50 | $(console_query_ms "SELECT $cols FROM operation WHERE status = 'NEEDS_REVIEW' ORDER BY id DESC LIMIT 50") |"
+  echo "| status SUCCEEDED, newest 50 | $(console_query_ms "SELECT $cols FROM operation WHERE status = 'SUCCEEDED' ORDER BY id DESC LIMIT 50") |"
+  echo "| one subject, newest 50 | $(console_query_ms "SELECT $cols FROM operation WHERE subject_id = 'preload-4242' ORDER BY id DESC LIMIT 50") |"
+  echo "| by operationId | $(console_query_ms "SELECT $cols FROM operation WHERE operation_id = '$some_op' ORDER BY id DESC LIMIT 50") |"
+}
 
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}'; }
 of() { local -n arr=$1; local key=$2 v=(); for round in $(seq 1 "$ROUNDS"); do v+=("${arr[$key,$round]}"); done; median "${v[@]}"; }
@@ -130,14 +153,16 @@ of() { local -n arr=$1; local key=$2 v=(); for round in $(seq 1 "$ROUNDS"); do v
   echo "$(nproc) cores, $CLIENTS clients, ${DURATION}s × $ROUNDS rounds (medians), warm-up ${WARMUP}s, $PRELOAD preloaded operations;"
   echo "node: \`java $NODE_OPTS -jar $JAR\` (local profile); PostgreSQL $(psql -Atc 'SHOW server_version' -d postgres)."
   echo
-  echo "| keys | node claims/s | pgbench tx/s | ratio | node p50 / p99 ms | pgbench p50 / p99 ms | node CPU µs/claim | PostgreSQL CPU µs/claim (node run) |"
+  echo "| keys | node claims/s | pgbench tx/s | ratio | node p50 / p99 ms | pgbench p50 / p99 ms | node CPU µs/claim | PostgreSQL CPU µs/claim, node / pgbench |"
   echo "|---|---|---|---|---|---|---|---|"
   for mode in fresh duplicate; do
     nr=$(of rps "node,$mode"); pr=$(of rps "pg,$mode")
     printf '| %s | %.0f | %.0f | **%.2f×** | %s / %s | %s / %s | %s | %s |\n' "$mode" "$nr" "$pr" \
       "$(awk -v a="$nr" -v b="$pr" 'BEGIN {print a / b}')" "$(of p50 "node,$mode")" "$(of p99 "node,$mode")" \
-      "$(of p50 "pg,$mode")" "$(of p99 "pg,$mode")" "$(of cpu_node "$mode")" "$(of cpu_pg "node,$mode")"
+      "$(of p50 "pg,$mode")" "$(of p99 "pg,$mode")" "$(of cpu_node "$mode")" "$(of cpu_pg "node,$mode") / $(of cpu_pg "pg,$mode")"
   done
   echo
   echo "Node RSS, peak during the measured runs: $(( $(cat "$WORK/rss") / 1024 )) MiB."
+  echo
+  console_queries
 } | tee "$OUT/claim-$STAMP.md"
