@@ -23,8 +23,9 @@ class PgbenchScript {
         String operationId = mode.equals("fresh")
                 ? "gen_random_uuid()"
                 : "('00000000-0000-4000-8000-' || lpad(:i::text, 12, '0'))";
+        // the attempt carries no App Attest key or counter here, as with opledger.attest.mode=off
         String[] bindings = {":subject", operationId, ":hash", ":type", ":command", "gen_random_uuid()", ":agent",
-            ":address"};
+            ":address", "NULL", "NULL"};
         var script = new StringBuilder();
         int next = 0;
         for (char c : sql.toCharArray()) {

@@ -28,6 +28,20 @@ class ApiExceptionHandler {
     }
 
     @ExceptionHandler
+    ResponseEntity<ProblemDetail> attestRefused(AttestProblem e) {
+        ProblemDetail body = ApiProblem.of(e.problem(), e.getMessage(), e.operationId());
+        if (e.check() != null) {
+            body.setProperty("check", e.check());
+        }
+        var response = ResponseEntity.status(body.getStatus()).contentType(MediaType.APPLICATION_PROBLEM_JSON);
+        if (body.getStatus() == 401) {
+            // RFC 9110: a 401 names the scheme that would succeed; here it is App Attest, not the token
+            response.header(HttpHeaders.WWW_AUTHENTICATE, "AppAttest realm=\"opledger\"");
+        }
+        return response.body(body);
+    }
+
+    @ExceptionHandler
     ResponseEntity<ProblemDetail> unsupportedMediaType(HttpMediaTypeNotSupportedException e) {
         return problem(ApiProblem.of(ProblemType.UNSUPPORTED_MEDIA_TYPE,
                 "send the command as application/json", null));

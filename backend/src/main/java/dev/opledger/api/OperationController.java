@@ -1,5 +1,9 @@
 package dev.opledger.api;
 
+import dev.opledger.attest.AttemptAttestation;
+import dev.opledger.attest.AttemptProof;
+import dev.opledger.attest.AttestRefusedException;
+import dev.opledger.attest.AttestService;
 import dev.opledger.claim.AttemptContext;
 import dev.opledger.claim.ClaimOutcome;
 import dev.opledger.claim.ClaimRequest;
@@ -32,11 +36,17 @@ class OperationController {
     static final String IDEMPOTENCY_KEY = "Idempotency-Key";
     static final String IDEMPOTENT_REPLAYED = "Idempotent-Replayed";
 
+    static final String APP_ATTEST_KEY_ID = "App-Attest-Key-Id";
+    static final String APP_ATTEST_CHALLENGE = "App-Attest-Challenge";
+    static final String APP_ATTEST_ASSERTION = "App-Attest-Assertion";
+
     private final ClaimService claims;
+    private final AttestService attest;
     private final RequestBodyReader bodies;
 
-    OperationController(ClaimService claims, RequestBodyReader bodies) {
+    OperationController(ClaimService claims, AttestService attest, RequestBodyReader bodies) {
         this.claims = claims;
+        this.attest = attest;
         this.bodies = bodies;
     }
 
@@ -45,9 +55,17 @@ class OperationController {
         OperationId operationId = IdempotencyKey.from(request);
         try (var ignored = MDC.putCloseable("operationId", operationId.toString())) {
             Command command = parse(bodies.read(request, operationId), operationId);
-            var attempt = new AttemptContext(UUID.randomUUID(), request.getHeader(HttpHeaders.USER_AGENT),
-                    request.getRemoteAddr());
-            ClaimOutcome outcome = claims.claim(new ClaimRequest(subject(caller), operationId, command, attempt));
+            SubjectId subject = subject(caller);
+            AttemptAttestation attestation = attested(subject, operationId, command, request);
+            var requestId = UUID.randomUUID();
+            String userAgent = request.getHeader(HttpHeaders.USER_AGENT);
+            var attempt = switch (attestation) {
+                case AttemptAttestation.Asserted asserted -> new AttemptContext(requestId, userAgent,
+                        request.getRemoteAddr(), asserted.keyId(), asserted.counter());
+                case AttemptAttestation.Unattested unattested ->
+                        AttemptContext.unattested(requestId, userAgent, request.getRemoteAddr());
+            };
+            ClaimOutcome outcome = claims.claim(new ClaimRequest(subject, operationId, command, attempt));
             return switch (outcome) {
                 case ClaimOutcome.Claimed claimed -> ResponseEntity.accepted()
                         .location(URI.create("/v1/operations/" + operationId))
@@ -72,6 +90,19 @@ class OperationController {
         return claims.find(subject(caller), id)
                 .map(operation -> ResponseEntity.ok(OperationResponse.of(operation)))
                 .orElseThrow(() -> notFound(id));
+    }
+
+    // PROTOCOL.md's order: the payload hash comes from the received body, then the assertion that
+    // binds challenge, operationId and payload hash is checked, then the claim.
+    private AttemptAttestation attested(SubjectId subject, OperationId operationId, Command command,
+            HttpServletRequest request) {
+        try {
+            AttemptProof proof = AttemptProof.of(request.getHeader(APP_ATTEST_KEY_ID),
+                    request.getHeader(APP_ATTEST_CHALLENGE), request.getHeader(APP_ATTEST_ASSERTION));
+            return attest.verifyAttempt(subject, operationId, command.payloadHash(), proof);
+        } catch (AttestRefusedException e) {
+            throw new AttestProblem(e, operationId);
+        }
     }
 
     private static Command parse(byte[] body, OperationId operationId) {

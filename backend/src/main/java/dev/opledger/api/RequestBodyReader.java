@@ -2,6 +2,7 @@ package dev.opledger.api;
 
 import dev.opledger.operation.OperationId;
 import jakarta.servlet.http.HttpServletRequest;
+import org.jspecify.annotations.Nullable;
 import java.io.IOException;
 import java.io.InputStream;
 import org.springframework.stereotype.Component;
@@ -16,7 +17,7 @@ class RequestBodyReader {
         this.maxBytes = (int) properties.maxBodySize().toBytes();
     }
 
-    byte[] read(HttpServletRequest request, OperationId operationId) throws IOException {
+    byte[] read(HttpServletRequest request, @Nullable OperationId operationId) throws IOException {
         if (request.getContentLengthLong() > maxBytes) {
             throw tooLarge(operationId);
         }
@@ -29,7 +30,7 @@ class RequestBodyReader {
         }
     }
 
-    private ApiException tooLarge(OperationId operationId) {
+    private ApiException tooLarge(@Nullable OperationId operationId) {
         return new ApiException(ProblemType.BODY_TOO_LARGE, "the body is larger than " + maxBytes + " bytes", operationId);
     }
 }

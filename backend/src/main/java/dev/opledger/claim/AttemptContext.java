@@ -10,8 +10,20 @@ import org.jspecify.annotations.Nullable;
  * @param requestId the server's id for this HTTP request (also in the logs)
  * @param userAgent the client's User-Agent, truncated
  * @param clientAddress the client's IP address as the node saw it
+ * @param attestKeyId the App Attest key whose assertion this attempt carried; null when unattested
+ * @param assertionCounter that assertion's counter; null when unattested
  */
-public record AttemptContext(UUID requestId, @Nullable String userAgent, @Nullable String clientAddress) {
+public record AttemptContext(UUID requestId, @Nullable String userAgent, @Nullable String clientAddress,
+        byte @Nullable [] attestKeyId, @Nullable Long assertionCounter) {
+
+    /** An attempt without App Attest. */
+    public static AttemptContext unattested(UUID requestId, @Nullable String userAgent, @Nullable String clientAddress) {
+        return new AttemptContext(requestId, userAgent, clientAddress, null, null);
+    }
+
+    public boolean attested() {
+        return attestKeyId != null;
+    }
 
     public static final int MAX_USER_AGENT_LENGTH = 256;
 

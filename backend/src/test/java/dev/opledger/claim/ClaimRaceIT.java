@@ -81,6 +81,6 @@ class ClaimRaceIT {
     }
 
     private static ClaimRequest request(SubjectId subject, OperationId operationId, Command command) {
-        return new ClaimRequest(subject, operationId, command, new AttemptContext(UUID.randomUUID(), "race", null));
+        return new ClaimRequest(subject, operationId, command, AttemptContext.unattested(UUID.randomUUID(), "race", null));
     }
 }

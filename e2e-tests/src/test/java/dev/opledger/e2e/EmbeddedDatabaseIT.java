@@ -81,7 +81,8 @@ class EmbeddedDatabaseIT {
         Process process = NodeProcess.start(prefix, List.of("-Djava.io.tmpdir=" + tmp), port, running.log(),
                 "--opledger.database.local-host=127.0.0.1",
                 "--opledger.database.local-port=" + closedPort(),
-                "--opledger.database.embedded-directory=" + data);
+                "--opledger.database.embedded-directory=" + data,
+                "--opledger.attest.mode=optional");
         try {
             NodeProcess.awaitReadiness(process, running, READY_TIMEOUT);
         } catch (RuntimeException | Error e) {

@@ -36,7 +36,8 @@ public class NodeExtension implements BeforeAllCallback, AfterAllCallback, After
         Process process = NodeProcess.start(List.of(), List.of(), port, node.log(),
                 "--spring.datasource.url=" + database.url(),
                 "--spring.datasource.username=" + database.username(),
-                "--spring.datasource.password=" + database.password());
+                "--spring.datasource.password=" + database.password(),
+                "--opledger.attest.mode=optional");
         context.getStore(NAMESPACE).put(Started.class, new Started(process, node));
         try {
             NodeProcess.awaitReadiness(process, node, READY_TIMEOUT);

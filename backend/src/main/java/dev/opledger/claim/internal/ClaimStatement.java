@@ -31,10 +31,11 @@ public class ClaimStatement {
             WITH offered AS (
               SELECT ?::text AS subject_id, ?::uuid AS operation_id, ?::bytea AS payload_hash,
                      ?::text AS command_type, ?::jsonb AS command,
-                     ?::uuid AS request_id, ?::text AS user_agent, ?::inet AS client_address
+                     ?::uuid AS request_id, ?::text AS user_agent, ?::inet AS client_address,
+                     ?::bytea AS attest_key_id, ?::bigint AS assertion_counter
             ), claimed AS (
-              INSERT INTO operation (subject_id, operation_id, payload_hash, command_type, command)
-              SELECT subject_id, operation_id, payload_hash, command_type, command FROM offered
+              INSERT INTO operation (subject_id, operation_id, payload_hash, command_type, command, attested)
+              SELECT subject_id, operation_id, payload_hash, command_type, command, attest_key_id IS NOT NULL FROM offered
               ON CONFLICT (subject_id, operation_id) DO NOTHING
               RETURNING id, payload_hash, command_type, status, created_at, updated_at, true AS created
             ), existing AS (
@@ -43,9 +44,10 @@ public class ClaimStatement {
             ), found AS (
               SELECT * FROM claimed UNION ALL SELECT * FROM existing
             ), attempt AS (
-              INSERT INTO operation_attempt (operation_ref, outcome, request_id, user_agent, client_address)
+              INSERT INTO operation_attempt (operation_ref, outcome, request_id, user_agent, client_address,
+                                             attest_key_id, assertion_counter)
               SELECT found.id, CASE WHEN found.created THEN 'CLAIMED' ELSE 'REPLAYED' END,
-                     f.request_id, f.user_agent, f.client_address
+                     f.request_id, f.user_agent, f.client_address, f.attest_key_id, f.assertion_counter
               FROM found JOIN offered f ON found.payload_hash = f.payload_hash
             ), conflict AS (
               INSERT INTO key_reuse_conflict (operation_ref, stored_payload_hash, offered_payload_hash,
@@ -88,6 +90,13 @@ public class ClaimStatement {
         statement.setObject(6, attempt.requestId());
         setNullableString(statement, 7, attempt.userAgent());
         setNullableString(statement, 8, attempt.clientAddress());
+        if (attempt.attested()) {
+            statement.setBytes(9, attempt.attestKeyId());
+            statement.setLong(10, attempt.assertionCounter());
+        } else {
+            statement.setNull(9, Types.BINARY);
+            statement.setNull(10, Types.BIGINT);
+        }
     }
 
     // Explicit types for nulls: Spring's generic setter would otherwise ask the driver for
