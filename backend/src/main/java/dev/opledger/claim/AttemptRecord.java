@@ -4,7 +4,13 @@ import java.time.Instant;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
-/** An accepted attempt of an operation, as the console shows it. */
+/**
+ * An accepted attempt of an operation, as the console shows it.
+ *
+ * @param attestKeyId base64 keyId of the App Attest key whose assertion the attempt carried, or null
+ * @param assertionCounter that assertion's counter, or null
+ */
 public record AttemptRecord(
-        String outcome, Instant receivedAt, UUID requestId, @Nullable String userAgent, @Nullable String clientAddress) {
+        String outcome, Instant receivedAt, UUID requestId, @Nullable String userAgent, @Nullable String clientAddress,
+        @Nullable String attestKeyId, @Nullable Long assertionCounter) {
 }

@@ -6,6 +6,7 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.UUID;
 import org.hibernate.annotations.Immutable;
 
@@ -35,11 +36,18 @@ class Attempt {
     @Column(name = "client_address", columnDefinition = "inet")
     private String clientAddress;
 
+    @Column(name = "attest_key_id")
+    private byte[] attestKeyId;
+
+    @Column(name = "assertion_counter")
+    private Long assertionCounter;
+
     protected Attempt() {
         // for JPA
     }
 
     AttemptRecord toRecord() {
-        return new AttemptRecord(outcome, receivedAt, requestId, userAgent, clientAddress);
+        return new AttemptRecord(outcome, receivedAt, requestId, userAgent, clientAddress,
+                attestKeyId == null ? null : Base64.getEncoder().encodeToString(attestKeyId), assertionCounter);
     }
 }

@@ -53,12 +53,18 @@ class Operation {
     @Column(name = "updated_at")
     private Instant updatedAt;
 
+    private boolean attested;
+
     protected Operation() {
         // for JPA
     }
 
     Long id() {
         return id;
+    }
+
+    boolean attested() {
+        return attested;
     }
 
     /**

@@ -69,6 +69,7 @@ public class OperationReader {
         return operations.findBySubjectIdAndOperationId(subject.value(), operationId.value())
                 .map(operation -> new OperationDetail(
                         operation.toState(),
+                        operation.attested(),
                         operation.canonicalCommand(),
                         attempts.findByOperationRefOrderByIdAsc(operation.id()).stream()
                                 .map(Attempt::toRecord).toList(),
