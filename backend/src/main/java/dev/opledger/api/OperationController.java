@@ -1,7 +1,7 @@
 package dev.opledger.api;
 
 import dev.opledger.attest.AttemptAttestation;
-import dev.opledger.attest.AttemptProof;
+import dev.opledger.attest.AttemptHeaders;
 import dev.opledger.attest.AttestRefusedException;
 import dev.opledger.attest.AttestService;
 import dev.opledger.claim.AttemptContext;
@@ -97,9 +97,9 @@ class OperationController {
     private AttemptAttestation attested(SubjectId subject, OperationId operationId, Command command,
             HttpServletRequest request) {
         try {
-            AttemptProof proof = AttemptProof.of(request.getHeader(APP_ATTEST_KEY_ID),
-                    request.getHeader(APP_ATTEST_CHALLENGE), request.getHeader(APP_ATTEST_ASSERTION));
-            return attest.verifyAttempt(subject, operationId, command.payloadHash(), proof);
+            return attest.verifyAttempt(subject, operationId, command.payloadHash(), new AttemptHeaders(
+                    request.getHeader(APP_ATTEST_KEY_ID), request.getHeader(APP_ATTEST_CHALLENGE),
+                    request.getHeader(APP_ATTEST_ASSERTION)));
         } catch (AttestRefusedException e) {
             throw new AttestProblem(e, operationId);
         }

@@ -98,10 +98,11 @@ public class AttestService {
      * the challenge used up and the counter advanced.
      */
     public AttemptAttestation verifyAttempt(SubjectId subject, OperationId operationId, PayloadHash payloadHash,
-            @Nullable AttemptProof proof) {
+            AttemptHeaders headers) {
         if (properties.mode() == AttestMode.OFF) {
-            return new AttemptAttestation.Unattested();
+            return new AttemptAttestation.Unattested(); // the headers are not even read
         }
+        AttemptProof proof = AttemptProof.of(headers.keyId(), headers.challenge(), headers.assertion());
         if (proof == null) {
             if (properties.mode() == AttestMode.OPTIONAL) {
                 return new AttemptAttestation.Unattested();
