@@ -29,7 +29,7 @@ class AttestConfiguration {
             String what = properties.mode() == AttestMode.OFF ? "opledger.attest.mode=off"
                     : "extra App Attest trust roots " + properties.trustRoots();
             if (!properties.allowInsecure()) {
-                throw new IllegalStateException("This node would run with " + what + " outside the local and test "
+                throw new InsecureAttestSettingsException("This node would run with " + what + " outside the local and test "
                         + "profiles: anyone could then create operations without a genuine app. Remove it, or set "
                         + "opledger.attest.allow-insecure=true if that is really meant.");
             }
