@@ -31,6 +31,9 @@ import org.springframework.transaction.annotation.Transactional;
 public class AttestService {
 
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** The largest page of device keys the console may ask for. */
+    public static final int MAX_PAGE_SIZE = 500;
+    public static final int MAX_REASON_LENGTH = 500;
 
     private final AttestProperties properties;
     private final AppAttestVerifier verifier;
@@ -143,6 +146,9 @@ public class AttestService {
 
     @PreAuthorize("hasRole('SUPPORT')")
     public List<DeviceKey> devices(@Nullable SubjectId subject, int offset, int limit) {
+        if (offset < 0 || limit < 1 || limit > MAX_PAGE_SIZE) {
+            throw new IllegalArgumentException("offset must not be negative and limit must be 1 to " + MAX_PAGE_SIZE);
+        }
         return keys.devices(subject, offset, limit);
     }
 
@@ -150,8 +156,8 @@ public class AttestService {
     @PreAuthorize("hasRole('ADMIN')")
     @Transactional
     public boolean revoke(String keyIdBase64, String reason) {
-        if (reason.isBlank()) {
-            throw new IllegalArgumentException("give a reason for revoking a key");
+        if (reason.isBlank() || reason.strip().length() > MAX_REASON_LENGTH) {
+            throw new IllegalArgumentException("give a reason of 1 to " + MAX_REASON_LENGTH + " characters for revoking a key");
         }
         byte[] keyId = Base64.getDecoder().decode(keyIdBase64);
         String actor = SecurityContextHolder.getContext().getAuthentication().getName();
