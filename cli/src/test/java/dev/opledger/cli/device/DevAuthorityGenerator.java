@@ -13,14 +13,17 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * Made the committed development authority, once. Not run by the build (its name is not a test
- * name surefire picks up); running it again replaces every certificate and key, and nodes must
- * then be given the new root. From the repository root:
+ * Made the committed development authority, once. Not run by the build: its name is not one
+ * surefire picks up, and it runs only when asked by a system property, so a {@code -Dtest} pattern
+ * that happens to match it skips it. Running it again replaces every certificate and key, and
+ * nodes must then be given the new root. From the repository root:
  *
  * <pre>
- * ./mvnw -B -pl cli -am test -Dtest=DevAuthorityGenerator -Dsurefire.failIfNoSpecifiedTests=false
+ * ./mvnw -B -pl cli -am test -Dtest=DevAuthorityGenerator -Dsurefire.failIfNoSpecifiedTests=false \
+ *     -Dopledger.dev-authority.regenerate=true
  * </pre>
  *
  * <p>Writes the root certificate to {@code backend/src/main/resources/attest/dev/} and
@@ -37,6 +40,7 @@ class DevAuthorityGenerator {
     static final int YEARS = 20;
 
     @Test
+    @EnabledIfSystemProperty(named = "opledger.dev-authority.regenerate", matches = "true")
     void generate() throws IOException {
         Path repository = Path.of(".."); // surefire runs in the module's directory
         Path cli = repository.resolve("cli/src/main/resources").resolve(DevAuthority.DIRECTORY);
