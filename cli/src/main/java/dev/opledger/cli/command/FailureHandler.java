@@ -1,5 +1,6 @@
 package dev.opledger.cli.command;
 
+import dev.opledger.cli.http.UnexpectedReplyException;
 import dev.opledger.cli.store.DeviceExistsException;
 import dev.opledger.cli.store.OperationConflictException;
 import dev.opledger.cli.store.UnknownDeviceException;
@@ -19,6 +20,9 @@ class FailureHandler implements IExecutionExceptionHandler {
     public int handleExecutionException(Exception failure, CommandLine commandLine, ParseResult parseResult) {
         var err = commandLine.getErr();
         err.println("error: " + failure.getMessage());
+        if (failure instanceof UnexpectedReplyException unexpected) {
+            ReplyPrinter.print(err, unexpected.reply());
+        }
         err.flush();
         return usage(failure) ? ExitCode.USAGE : ExitCode.SOFTWARE;
     }
