@@ -63,4 +63,18 @@ class TokenCommandTest {
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).contains("at least 32 bytes");
     }
+
+    @Test
+    void everyCommandHasHelpThatNeverShowsTheSecret() {
+        var context = new CliContext(Map.of(LocalTokens.SECRET_VARIABLE, "a secret from the environment, 32 bytes or more"),
+                home, Clock.systemUTC());
+
+        var help = CliRun.run(context, "token", "--help");
+        var nested = CliRun.run(context, "device", "create", "--help");
+
+        assertThat(help.exitCode()).isZero();
+        assertThat(help.out()).contains("--subject", LocalTokens.SECRET_VARIABLE).doesNotContain("a secret from");
+        assertThat(nested.exitCode()).isZero();
+        assertThat(nested.out()).contains("Usage: opledger-cli device create");
+    }
 }
