@@ -1,0 +1,158 @@
+package dev.opledger.cli.command;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.opledger.attest.AppId;
+import dev.opledger.attest.AttestEnvironment;
+import dev.opledger.attest.ClientData;
+import dev.opledger.cli.device.DevAuthority;
+import dev.opledger.cli.device.Pem;
+import dev.opledger.cli.device.SimulatedDevice;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** {@code verify} runs the node's verifier: real iPhone data is VALID, a changed byte is INVALID. */
+class VerifyCommandTest {
+
+    @TempDir
+    Path home;
+
+    static List<RealSample> samples() {
+        return RealSample.all();
+    }
+
+    private CliRun verifyAttestation(RealSample sample, String attestation, String at) {
+        return CliRun.run(CliRun.context(home), "verify", "attestation", "--attestation", attestation,
+                "--key-id", sample.keyId(), "--client-data", sample.attestationClientData(), "--app", sample.app(),
+                "--environment", "development", "--at", at);
+    }
+
+    private CliRun verifyAssertion(RealSample sample, String assertion, String publicKey, long counter) {
+        return CliRun.run(CliRun.context(home), "verify", "assertion", "--assertion", assertion,
+                "--public-key", publicKey, "--counter", Long.toString(counter),
+                "--client-data", sample.assertionClientData(), "--app", sample.app());
+    }
+
+    @ParameterizedTest
+    @MethodSource("samples")
+    void aRealAttestationIsValidAtItsTimestamp(RealSample sample) {
+        var run = verifyAttestation(sample, sample.attestation(), sample.attestedAt());
+
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+        assertThat(run.out()).startsWith("VALID\n").contains("keyId: " + sample.keyId(), "environment: development",
+                "extensionData: none");
+    }
+
+    @ParameterizedTest
+    @MethodSource("samples")
+    void aRealAttestationWithOneByteChangedIsInvalid(RealSample sample) {
+        byte[] changed = Base64.getDecoder().decode(sample.attestation());
+        changed[changed.length - 40] ^= 0x01;
+
+        var run = verifyAttestation(sample, Base64.getEncoder().encodeToString(changed), sample.attestedAt());
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.out()).startsWith("INVALID: ");
+    }
+
+    @ParameterizedTest
+    @MethodSource("samples")
+    void aRealAttestationIsInvalidOnceItsLeafHasExpired(RealSample sample) {
+        String late = Instant.parse(sample.attestedAt()).plusSeconds(30L * 24 * 3600).toString();
+
+        var run = verifyAttestation(sample, sample.attestation(), late);
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.out()).startsWith("INVALID: CERTIFICATE_CHAIN: ");
+    }
+
+    @ParameterizedTest
+    @MethodSource("samples")
+    void aRealAssertionIsValidWithThePublicKeyAsPemFileOrAsPoint(RealSample sample) throws IOException {
+        Path pem = Files.writeString(home.resolve("key.pem"), sample.publicKeyPem());
+        var fromFile = verifyAssertion(sample, sample.assertion(), pem.toString(), 0);
+        var fromPoint = verifyAssertion(sample, sample.assertion(), pointOf(sample), 0);
+
+        assertThat(fromFile.exitCode()).as(fromFile.out() + fromFile.err()).isZero();
+        assertThat(fromFile.out()).isEqualTo("VALID\ncounter: " + sample.counter() + "\n");
+        assertThat(fromPoint.out()).isEqualTo(fromFile.out());
+    }
+
+    @ParameterizedTest
+    @MethodSource("samples")
+    void aRealAssertionWithOneByteChangedOrAReplayedCounterIsInvalid(RealSample sample) {
+        byte[] changed = Base64.getDecoder().decode(sample.assertion());
+        changed[20] ^= 0x01;
+
+        var tampered = verifyAssertion(sample, Base64.getEncoder().encodeToString(changed), pointOf(sample), 0);
+        var replayed = verifyAssertion(sample, sample.assertion(), pointOf(sample), sample.counter());
+
+        assertThat(tampered.exitCode()).isEqualTo(1);
+        assertThat(tampered.out()).startsWith("INVALID: ");
+        assertThat(replayed.exitCode()).isEqualTo(1);
+        assertThat(replayed.out()).startsWith("INVALID: COUNTER: ");
+    }
+
+    @Test
+    void aSimulatedDeviceIsValidOnlyWithTheDevelopmentRootTrusted() throws IOException {
+        var app = new AppId("OPLEDGERDV.dev.opledger.simulator");
+        var device = SimulatedDevice.create(app, AttestEnvironment.DEVELOPMENT);
+        byte[] challenge = new byte[32];
+        String attestation = Base64.getEncoder().encodeToString(device.attestation(ClientData.hashOfRegistration(challenge)));
+        Path root = Files.writeString(home.resolve("root.pem"),
+                Pem.certificate(DevAuthority.get().root()));
+        String[] args = {"verify", "attestation", "--attestation", attestation,
+            "--key-id", Base64.getEncoder().encodeToString(device.keyId()),
+            "--client-data-hash", Base64.getEncoder().encodeToString(ClientData.hashOfRegistration(challenge)),
+            "--app", app.value(), "--environment", "DEVELOPMENT", "--at", Instant.now().toString()};
+
+        var appleOnly = CliRun.run(CliRun.context(home), args);
+        var fromFile = CliRun.run(CliRun.context(home), concat(args, "--trust-root", root.toString()));
+        var fromClasspath = CliRun.run(CliRun.context(home), concat(args, "--trust-root", DevAuthority.ROOT_LOCATION));
+
+        assertThat(appleOnly.out()).startsWith("INVALID: CERTIFICATE_CHAIN: ");
+        assertThat(fromFile.out()).as(fromFile.err()).startsWith("VALID\n");
+        assertThat(fromClasspath.out()).startsWith("VALID\n");
+    }
+
+    @Test
+    void usageErrorsExitWithTwo() {
+        RealSample sample = RealSample.all().getFirst();
+        String[] base = {"verify", "attestation", "--attestation", sample.attestation(), "--key-id", sample.keyId(),
+            "--app", sample.app(), "--environment", "development", "--at", sample.attestedAt()};
+
+        assertThat(CliRun.run(CliRun.context(home), base).exitCode()).as("no client data").isEqualTo(2);
+        assertThat(CliRun.run(CliRun.context(home), concat(base, "--client-data", "AA", "--client-data-hash", "AA"))
+                .exitCode()).as("both kinds of client data").isEqualTo(2);
+        assertThat(CliRun.run(CliRun.context(home), concat(base, "--client-data", "not base64!")).exitCode())
+                .as("not base64").isEqualTo(2);
+        assertThat(CliRun.run(CliRun.context(home), concat(base, "--client-data", "AA", "--trust-root", "/nowhere.pem"))
+                .exitCode()).as("a missing trust root").isEqualTo(2);
+        var badApp = CliRun.run(CliRun.context(home), "verify", "assertion", "--assertion", sample.assertion(),
+                "--public-key", pointOf(sample), "--counter", "0", "--client-data", "AA", "--app", "not-an-app");
+        assertThat(badApp.exitCode()).as("an app id without a team").isEqualTo(2);
+        assertThat(badApp.err()).contains("error: an app id is");
+    }
+
+    private static String pointOf(RealSample sample) {
+        String base64 = sample.publicKeyPem().replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
+        byte[] spki = Base64.getDecoder().decode(base64);
+        // the point is the last 65 bytes of a P-256 SubjectPublicKeyInfo
+        return Base64.getEncoder().encodeToString(Arrays.copyOfRange(spki, spki.length - 65, spki.length));
+    }
+
+    private static String[] concat(String[] first, String... more) {
+        String[] all = Arrays.copyOf(first, first.length + more.length);
+        System.arraycopy(more, 0, all, first.length, more.length);
+        return all;
+    }
+}
