@@ -1,0 +1,46 @@
+package dev.opledger.ui.devices;
+
+import com.vaadin.flow.component.grid.Grid;
+import com.vaadin.flow.component.grid.GridVariant;
+import com.vaadin.flow.component.html.Span;
+import com.vaadin.flow.data.renderer.ComponentRenderer;
+import dev.opledger.attest.DeviceKey;
+import dev.opledger.ui.Formats;
+
+/**
+ * Device keys, one per row. The keyId is abbreviated in its column, whole in the tooltip and in
+ * the row's details (a click opens them, to copy it).
+ */
+class DevicesGrid extends Grid<DeviceKey> {
+
+    DevicesGrid() {
+        setId("devices-grid");
+        addComponentColumn(key -> monospace(Formats.shortId(key.keyId()))).setHeader("Key ID")
+                .setTooltipGenerator(DeviceKey::keyId).setAutoWidth(true).setFlexGrow(0);
+        addColumn(key -> key.subject().value()).setHeader("Subject").setAutoWidth(true);
+        addColumn(key -> key.app().value()).setHeader("App").setAutoWidth(true);
+        addColumn(key -> key.environment().name()).setHeader("Environment").setAutoWidth(true);
+        addColumn(DeviceKey::counter).setHeader("Counter").setAutoWidth(true);
+        addColumn(key -> Formats.instant(key.registeredAt())).setHeader("Registered").setAutoWidth(true);
+        addColumn(key -> key.lastUsedAt() == null ? "never" : Formats.instant(key.lastUsedAt()))
+                .setHeader("Last used").setAutoWidth(true);
+        addColumn(DeviceStatus::of).setHeader("Status").setTooltipGenerator(DeviceStatus::of);
+        setItemDetailsRenderer(new ComponentRenderer<>(DevicesGrid::details));
+        addThemeVariants(GridVariant.ROW_STRIPES);
+        setEmptyStateText("No device keys match this filter.");
+    }
+
+    private static Span details(DeviceKey key) {
+        var keyId = monospace(key.keyId());
+        keyId.addClassName("device-key-id");
+        var details = new Span(new Span("Key ID (base64): "), keyId);
+        details.getStyle().set("padding", "0.25rem 1rem").set("display", "block");
+        return details;
+    }
+
+    private static Span monospace(String text) {
+        var span = new Span(text);
+        span.getStyle().set("font-family", "monospace");
+        return span;
+    }
+}
