@@ -4,8 +4,10 @@ import com.vaadin.flow.component.html.H2;
 import com.vaadin.flow.component.html.Paragraph;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
 import com.vaadin.flow.component.textfield.TextField;
+import com.vaadin.flow.data.provider.CallbackDataProvider;
 import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
+import com.vaadin.flow.spring.security.AuthenticationContext;
 import dev.opledger.attest.AttestService;
 import dev.opledger.attest.DeviceKey;
 import dev.opledger.ui.ConsoleRoles;
@@ -16,7 +18,8 @@ import java.util.stream.Stream;
 
 /**
  * The App Attest keys registered to subjects, newest registration first, paged lazily through
- * {@link AttestService} without a count and filtered by subject.
+ * {@link AttestService} without a count and filtered by subject. Admins can revoke a key; support
+ * staff see no such action, and {@link AttestService#revoke} refuses them all the same.
  */
 @Route(value = MainLayout.DEVICES_PATH, layout = MainLayout.class)
 @PageTitle("Devices · opledger console")
@@ -32,10 +35,15 @@ class DevicesView extends VerticalLayout {
     /** Invalid while the subject filter is malformed: the grid then shows nothing rather than a stale list. */
     private DeviceSearch.Parsed search = new DeviceSearch.Valid(null);
 
-    DevicesView(AttestService attest) {
+    DevicesView(AttestService attest, AuthenticationContext authentication) {
         this.attest = attest;
-        grid = new DevicesGrid();
-        grid.setItems(query -> page(query.getOffset(), query.getLimit()));
+        boolean admin = authentication.hasRole(ConsoleRoles.ADMIN);
+        grid = new DevicesGrid(admin ? this::askToRevoke : null);
+        // identified by keyId, so a revoked key's new record replaces its row (refreshItem)
+        grid.setItems(new CallbackDataProvider<DeviceKey, Void>(query -> page(query.getOffset(), query.getLimit()),
+                query -> {
+                    throw new UnsupportedOperationException("the devices grid pages without a count");
+                }, DeviceKey::keyId)).setItemCountUnknown();
         grid.setSizeFull();
 
         subject.setId("filter-device-subject");
@@ -67,5 +75,10 @@ class DevicesView extends VerticalLayout {
                     (from, size) -> attest.devices(valid.subject(), from, size));
             case DeviceSearch.Invalid invalid -> Stream.empty();
         };
+    }
+
+    private void askToRevoke(DeviceKey key) {
+        new RevokeDialog(key, reason -> new Revocation(attest, PAGE_SIZE).revoke(key, reason)
+                .ifPresentOrElse(grid.getDataProvider()::refreshItem, grid.getDataProvider()::refreshAll)).open();
     }
 }
