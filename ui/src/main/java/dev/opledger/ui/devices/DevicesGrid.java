@@ -25,19 +25,21 @@ class DevicesGrid extends Grid<DeviceKey> {
         addComponentColumn(key -> monospace(Formats.shortId(key.keyId()))).setHeader("Key ID")
                 .setTooltipGenerator(DeviceKey::keyId).setAutoWidth(true).setFlexGrow(0);
         addColumn(key -> key.subject().value()).setHeader("Subject").setAutoWidth(true);
+        // next to the subject and wrapped, so a revocation's who, when and why read whole
+        addColumn(DeviceStatus::of).setHeader("Status").setTooltipGenerator(DeviceStatus::of).setWidth("22em")
+                .setFlexGrow(1);
         addColumn(key -> key.app().value()).setHeader("App").setAutoWidth(true);
         addColumn(key -> key.environment().name()).setHeader("Environment").setAutoWidth(true);
         addColumn(DeviceKey::counter).setHeader("Counter").setAutoWidth(true);
         addColumn(key -> Formats.instant(key.registeredAt())).setHeader("Registered").setAutoWidth(true);
         addColumn(key -> key.lastUsedAt() == null ? "never" : Formats.instant(key.lastUsedAt()))
                 .setHeader("Last used").setAutoWidth(true);
-        addColumn(DeviceStatus::of).setHeader("Status").setTooltipGenerator(DeviceStatus::of);
         if (revoke != null) {
             addComponentColumn(key -> key.revoked() ? new Span() : revokeButton(key, revoke))
                     .setHeader("Action").setAutoWidth(true).setFlexGrow(0);
         }
         setItemDetailsRenderer(new ComponentRenderer<>(DevicesGrid::details));
-        addThemeVariants(GridVariant.ROW_STRIPES);
+        addThemeVariants(GridVariant.ROW_STRIPES, GridVariant.WRAP_CELL_CONTENT);
         setEmptyStateText("No device keys match this filter.");
     }
 
