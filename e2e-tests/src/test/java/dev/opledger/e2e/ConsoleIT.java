@@ -75,6 +75,8 @@ class ConsoleIT {
         assertThat(page).hasURL(Pattern.compile(".*/operations/" + operationId + "\\?subject=" + subject));
         assertThat(page.locator("#detail-payload-hash")).hasText(storedHash);
         assertThat(page.locator("#detail-status")).hasText("ACCEPTED");
+        // sent without an App Attest assertion, which this node (attestation optional) accepts
+        assertThat(page.locator("#detail-attested")).hasText("no");
         assertThat(page.locator("#detail-command"))
                 .hasText(Command.parse(first.getBytes(StandardCharsets.UTF_8)).canonicalJson());
         assertThat(page.locator("#attempts-grid").getByText("CLAIMED")).isVisible();
