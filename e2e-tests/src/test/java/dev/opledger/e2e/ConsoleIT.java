@@ -1,6 +1,8 @@
 package dev.opledger.e2e;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static dev.opledger.e2e.ConsolePages.logInButton;
+import static dev.opledger.e2e.ConsolePages.signIn;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.microsoft.playwright.Locator;
@@ -8,11 +10,9 @@ import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.AriaRole;
 import dev.opledger.operation.Command;
 import dev.opledger.testing.ApiClient;
-import dev.opledger.testing.TestDatabase;
 import dev.opledger.testing.TestTokens;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -75,6 +75,8 @@ class ConsoleIT {
         assertThat(page).hasURL(Pattern.compile(".*/operations/" + operationId + "\\?subject=" + subject));
         assertThat(page.locator("#detail-payload-hash")).hasText(storedHash);
         assertThat(page.locator("#detail-status")).hasText("ACCEPTED");
+        // sent without an App Attest assertion, which this node (attestation optional) accepts
+        assertThat(page.locator("#detail-attested")).hasText("no");
         assertThat(page.locator("#detail-command"))
                 .hasText(Command.parse(first.getBytes(StandardCharsets.UTF_8)).canonicalJson());
         assertThat(page.locator("#attempts-grid").getByText("CLAIMED")).isVisible();
@@ -127,7 +129,7 @@ class ConsoleIT {
         signIn(page, node, "support", "support");
         assertThat(page.locator("#ledger-grid")).isVisible();
 
-        try (Connection database = connect()) {
+        try (Connection database = E2eDatabase.connect()) {
             database.createStatement().execute("ALTER TABLE operation RENAME TO operation_hidden_by_e2e");
             try {
                 Locator subjectInput = page.locator("#filter-subject input");
@@ -145,22 +147,5 @@ class ConsoleIT {
                 database.createStatement().execute("ALTER TABLE operation_hidden_by_e2e RENAME TO operation");
             }
         }
-    }
-
-    private static Connection connect() throws SQLException {
-        var database = TestDatabase.shared();
-        return DriverManager.getConnection(database.url(), database.username(), database.password());
-    }
-
-    private static void signIn(Page page, RunningNode node, String username, String password) {
-        page.navigate(node.uri("login").toString());
-        page.getByLabel("Username").fill(username);
-        // getByLabel("Password") would also match the show-password button
-        page.getByRole(AriaRole.TEXTBOX, new Page.GetByRoleOptions().setName("Password")).fill(password);
-        logInButton(page).click();
-    }
-
-    private static Locator logInButton(Page page) {
-        return page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Log in"));
     }
 }

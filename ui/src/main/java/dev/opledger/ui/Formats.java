@@ -21,7 +21,17 @@ public final class Formats {
 
     /** The first hex digits of a hash, enough to tell hashes apart in a list. */
     public static String shortHash(String hex) {
-        return hex.length() <= SHORT_HASH_LENGTH ? hex : hex.substring(0, SHORT_HASH_LENGTH) + "…";
+        return shortId(hex);
+    }
+
+    /** The start of a long identifier (a hash, a base64 keyId), enough to tell them apart in a list. */
+    public static String shortId(String id) {
+        return id.length() <= SHORT_HASH_LENGTH ? id : id.substring(0, SHORT_HASH_LENGTH) + "…";
+    }
+
+    /** "yes" or "no". */
+    public static String yesNo(boolean value) {
+        return value ? "yes" : "no";
     }
 
     /** A dash for a value the request did not carry. */

@@ -20,6 +20,8 @@ public class MainLayout extends AppLayout {
     public static final String LEDGER_PATH = "ledger";
     /** The conflicts view's path. */
     public static final String CONFLICTS_PATH = "conflicts";
+    /** The devices view's path. */
+    public static final String DEVICES_PATH = "devices";
 
     MainLayout(AuthenticationContext authentication) {
         var title = new H1("opledger console");
@@ -39,7 +41,8 @@ public class MainLayout extends AppLayout {
 
         var nav = new SideNav();
         nav.setId("console-nav");
-        nav.addItem(new SideNavItem("Ledger", LEDGER_PATH), new SideNavItem("Conflicts", CONFLICTS_PATH));
+        nav.addItem(new SideNavItem("Ledger", LEDGER_PATH), new SideNavItem("Conflicts", CONFLICTS_PATH),
+                new SideNavItem("Devices", DEVICES_PATH));
         addToDrawer(nav);
     }
 }

@@ -5,7 +5,10 @@ import dev.opledger.claim.AttemptRecord;
 import dev.opledger.ui.Formats;
 import java.util.List;
 
-/** The accepted attempts of one operation, oldest first (the first one claimed it). */
+/**
+ * The accepted attempts of one operation, oldest first (the first one claimed it), with the App
+ * Attest key and counter of each attempt's assertion (a dash for an attempt without one).
+ */
 class AttemptsGrid extends Grid<AttemptRecord> {
 
     AttemptsGrid(List<AttemptRecord> attempts) {
@@ -15,6 +18,11 @@ class AttemptsGrid extends Grid<AttemptRecord> {
         addColumn(attempt -> attempt.requestId().toString()).setHeader("Request ID").setAutoWidth(true);
         addColumn(attempt -> Formats.orDash(attempt.userAgent())).setHeader("User agent");
         addColumn(attempt -> Formats.orDash(attempt.clientAddress())).setHeader("Client address").setAutoWidth(true);
+        addColumn(attempt -> attempt.attestKeyId() == null ? "—" : Formats.shortId(attempt.attestKeyId()))
+                .setHeader("App Attest key").setTooltipGenerator(attempt -> Formats.orDash(attempt.attestKeyId()))
+                .setAutoWidth(true);
+        addColumn(attempt -> attempt.assertionCounter() == null ? "—" : attempt.assertionCounter().toString())
+                .setHeader("Counter").setAutoWidth(true);
         setItems(attempts);
         setAllRowsVisible(true);
         setEmptyStateText("No attempts recorded.");

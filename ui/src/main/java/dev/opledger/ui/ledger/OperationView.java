@@ -59,7 +59,7 @@ class OperationView extends VerticalLayout implements BeforeEnterObserver {
         command.setId("detail-command");
         command.getStyle().set("white-space", "pre-wrap").set("word-break", "break-all");
         add(new H2("Operation " + detail.operation().operationId()),
-                new OperationSummary(detail.operation()),
+                new OperationSummary(detail),
                 new H3("Command (canonical JSON, as hashed)"), command,
                 new H3("Attempts (" + detail.attempts().size() + ")"), new AttemptsGrid(detail.attempts()),
                 new H3("Key-reuse conflicts (" + detail.conflicts().size() + ")"),
