@@ -23,6 +23,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** The console in a real browser against the production jar, with operations made through the API. */
 @ExtendWith({NodeExtension.class, BrowserExtension.class})
+// operations here are made without App Attest: the console is what is tested
+@NodeArguments("--opledger.attest.mode=optional")
 class ConsoleIT {
 
     private static final Pattern LOGIN_PAGE = Pattern.compile(".*/login(\\?.*)?$");

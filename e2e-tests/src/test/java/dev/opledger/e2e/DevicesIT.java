@@ -23,6 +23,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * simulator app is not part of these tests.
  */
 @ExtendWith({NodeExtension.class, BrowserExtension.class})
+// operations here are made without App Attest: the console is what is tested
+@NodeArguments("--opledger.attest.mode=optional")
 class DevicesIT {
 
     private static final SecureRandom RANDOM = new SecureRandom();

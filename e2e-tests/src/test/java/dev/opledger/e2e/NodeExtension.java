@@ -3,6 +3,7 @@ package dev.opledger.e2e;
 import dev.opledger.testing.TestDatabase;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -14,7 +15,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * Starts the production jar ({@code opledger.node.jar}) once per test class as a child process
- * with the same JDK, profile {@code local}, a free port and the test JVM's own database; waits
+ * with the same JDK, profile {@code local} (App Attest required, the CLI's development root
+ * trusted), a free port, the test JVM's own database and the class's {@link NodeArguments}; waits
  * until it is ready; stops it after the class, whatever happened. Its output goes to
  * {@code target/node-<port>.log}, whose tail is printed when a test fails.
  */
@@ -33,11 +35,13 @@ public class NodeExtension implements BeforeAllCallback, AfterAllCallback, After
         int port = NodeProcess.freePort();
         var node = new RunningNode(URI.create("http://localhost:" + port + "/"), NodeProcess.logFile("node-" + port));
         var database = TestDatabase.shared();
-        Process process = NodeProcess.start(List.of(), List.of(), port, node.log(),
+        List<String> arguments = new ArrayList<>(List.of(
                 "--spring.datasource.url=" + database.url(),
                 "--spring.datasource.username=" + database.username(),
-                "--spring.datasource.password=" + database.password(),
-                "--opledger.attest.mode=optional");
+                "--spring.datasource.password=" + database.password()));
+        context.getTestClass().map(type -> type.getAnnotation(NodeArguments.class))
+                .ifPresent(extra -> arguments.addAll(List.of(extra.value())));
+        Process process = NodeProcess.start(List.of(), List.of(), port, node.log(), arguments.toArray(String[]::new));
         context.getStore(NAMESPACE).put(Started.class, new Started(process, node));
         try {
             NodeProcess.awaitReadiness(process, node, READY_TIMEOUT);

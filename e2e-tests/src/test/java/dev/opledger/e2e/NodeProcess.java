@@ -42,8 +42,7 @@ final class NodeProcess {
 
     /**
      * Starts {@code java [jvmOptions] -jar jar --spring.profiles.active=local --server.port=port
-     * --opledger.attest.trust-roots= [arguments]}, with the test JVM's own java, behind {@code prefix}
-     * (e.g. {@code runuser}).
+     * [arguments]}, with the test JVM's own java, behind {@code prefix} (e.g. {@code runuser}).
      */
     static Process start(List<String> prefix, List<String> jvmOptions, int port, Path log,
             String... arguments) throws IOException {
@@ -54,11 +53,7 @@ final class NodeProcess {
         command.add("-XX:TieredStopAtLevel=1"); // a short-lived test node: start fast rather than peak
         command.addAll(jvmOptions);
         command.addAll(List.of("-jar", jar().toAbsolutePath().toString(), "--spring.profiles.active=local",
-                "--server.port=" + port,
-                // The local profile trusts the CLI's development root (attest/dev/opledger-dev-root.pem),
-                // which comes with the cli module, not yet on this branch. These tests register no key
-                // through an attestation, so they need no extra root: drop this once that file is in.
-                "--opledger.attest.trust-roots="));
+                "--server.port=" + port));
         command.addAll(List.of(arguments));
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
