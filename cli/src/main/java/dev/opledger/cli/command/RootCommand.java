@@ -12,7 +12,7 @@ import picocli.CommandLine.Spec;
             "A simulated iPhone App Attest device for an opledger node, and an offline App Attest verifier.",
             "Exit codes: 0 done, 1 refused or failed, 2 usage error."},
         subcommands = {TokenCommand.class, DeviceCommand.class, SubmitCommand.class, RetryCommand.class,
-            ShowCommand.class, VerifyCommand.class})
+            ShowCommand.class, VerifyCommand.class, LoadCommand.class})
 class RootCommand implements Runnable {
 
     @Spec

@@ -85,6 +85,14 @@ public final class NodeClient implements AutoCloseable {
                 .POST(BodyPublishers.ofByteArray(body)));
     }
 
+    /** {@code POST /v1/operations} without App Attest headers (a node in mode optional or off). */
+    public Reply submitUnattested(String token, OperationId operationId, byte[] body) {
+        return send(request("/v1/operations", token)
+                .header("Idempotency-Key", operationId.toString())
+                .header("Content-Type", JSON_TYPE)
+                .POST(BodyPublishers.ofByteArray(body)));
+    }
+
     /** {@code GET /v1/operations/{operationId}}. */
     public Reply operation(String token, OperationId operationId) {
         return send(request("/v1/operations/" + operationId, token).GET());

@@ -1,0 +1,131 @@
+package dev.opledger.cli.load;
+
+import dev.opledger.attest.AppId;
+import dev.opledger.attest.AttestEnvironment;
+import dev.opledger.attest.ClientData;
+import dev.opledger.cli.device.SimulatedDevice;
+import dev.opledger.cli.http.AttemptHeaders;
+import dev.opledger.cli.http.Challenge;
+import dev.opledger.cli.http.NodeClient;
+import dev.opledger.operation.Command;
+import dev.opledger.operation.OperationId;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+
+/**
+ * {@code clients} virtual threads, each a user with a device, claiming new operations in a loop:
+ * attested (a challenge, an assertion, the claim) or plain (the claim alone). A warm-up phase runs
+ * first and is not counted.
+ */
+public final class ClaimLoad {
+
+    private static final byte[] BODY = "{\"arguments\":{\"amount\":12.5,\"currency\":\"EUR\",\"quantity\":2,\"sku\":\"A-1\"},\"type\":\"checkout\"}"
+            .getBytes(StandardCharsets.UTF_8);
+
+    private final NodeClient node;
+    private final boolean attested;
+    private final List<Client> clients = new ArrayList<>();
+
+    private record Client(String token, SimulatedDevice device) {
+    }
+
+    private record Tally(long claims, long requests, long unexpected, long[] latencies) {
+    }
+
+    /** Registers one device per client when attested. */
+    public ClaimLoad(NodeClient node, int clientCount, boolean attested, AppId app, Function<String, String> tokenFor) {
+        this.node = node;
+        this.attested = attested;
+        for (int i = 0; i < clientCount; i++) {
+            String token = tokenFor.apply("load-" + i + "-" + System.nanoTime());
+            var device = SimulatedDevice.create(app, AttestEnvironment.DEVELOPMENT);
+            if (attested) {
+                Challenge challenge = node.challenge(token);
+                var reply = node.registerKey(token, device.keyId(), device.attestation(
+                        ClientData.hashOfRegistration(challenge.bytes())), challenge);
+                if (reply.status() != 201) {
+                    throw new IllegalStateException("registering a load device failed: HTTP " + reply.status());
+                }
+            }
+            clients.add(new Client(token, device));
+        }
+    }
+
+    public LoadResult run(Duration warmUp, Duration measured) throws Exception {
+        phase(warmUp);
+        long start = System.nanoTime();
+        List<Tally> tallies = phase(measured);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        long claims = 0;
+        long requests = 0;
+        long unexpected = 0;
+        List<long[]> latencies = new ArrayList<>();
+        for (Tally tally : tallies) {
+            claims += tally.claims();
+            requests += tally.requests();
+            unexpected += tally.unexpected();
+            latencies.add(tally.latencies());
+        }
+        long[] all = latencies.stream().flatMapToLong(java.util.Arrays::stream).toArray();
+        return new LoadResult(claims, requests, unexpected, seconds, all);
+    }
+
+    private List<Tally> phase(Duration length) throws Exception {
+        var stop = new AtomicBoolean();
+        try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<Tally>> running = clients.stream().map(client -> threads.submit(() -> loop(client, stop))).toList();
+            Thread.sleep(length);
+            stop.set(true);
+            List<Tally> tallies = new ArrayList<>();
+            for (var future : running) {
+                tallies.add(future.get());
+            }
+            return tallies;
+        }
+    }
+
+    private Tally loop(Client client, AtomicBoolean stop) {
+        long claims = 0;
+        long requests = 0;
+        long unexpected = 0;
+        var latencies = new long[1 << 16];
+        int recorded = 0;
+        byte[] payloadHash = Command.parse(BODY).payloadHash().bytes();
+        while (!stop.get()) {
+            var operationId = OperationId.random();
+            long began = System.nanoTime();
+            try {
+                int status;
+                if (attested) {
+                    Challenge challenge = node.challenge(client.token());
+                    requests++;
+                    byte[] assertion = client.device().assertion(ClientData.hashOfAttempt(challenge.bytes(), operationId,
+                            new dev.opledger.operation.PayloadHash(payloadHash)));
+                    status = node.submit(client.token(), new AttemptHeaders(operationId, client.device().keyId(),
+                            challenge, assertion), BODY).status();
+                } else {
+                    status = node.submitUnattested(client.token(), operationId, BODY).status();
+                }
+                requests++;
+                if (status == 202) {
+                    claims++;
+                    if (recorded == latencies.length) {
+                        latencies = java.util.Arrays.copyOf(latencies, latencies.length * 2);
+                    }
+                    latencies[recorded++] = System.nanoTime() - began;
+                } else {
+                    unexpected++;
+                }
+            } catch (RuntimeException e) {
+                unexpected++;
+            }
+        }
+        return new Tally(claims, requests, unexpected, java.util.Arrays.copyOf(latencies, recorded));
+    }
+}

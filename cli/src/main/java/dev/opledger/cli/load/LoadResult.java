@@ -1,0 +1,35 @@
+package dev.opledger.cli.load;
+
+import java.util.Arrays;
+
+/**
+ * What a measured load phase did.
+ *
+ * @param claims attempts answered 202 (each a new operation)
+ * @param requests HTTP requests sent (a challenge and a claim per attested attempt)
+ * @param unexpected answers other than 201 (challenge) or 202 (claim), and transport failures
+ * @param latenciesNanos per attempt, from the challenge request (attested) or the claim (plain) to the 202
+ */
+public record LoadResult(long claims, long requests, long unexpected, double seconds, long[] latenciesNanos) {
+
+    public double claimsPerSecond() {
+        return claims / seconds;
+    }
+
+    public double percentileMillis(double percentile) {
+        if (latenciesNanos.length == 0) {
+            return Double.NaN;
+        }
+        long[] sorted = latenciesNanos.clone();
+        Arrays.sort(sorted);
+        int index = (int) Math.ceil(percentile / 100 * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(index, sorted.length - 1))] / 1e6;
+    }
+
+    /** One line for scripts: {@code RESULT claims=… rps=… requests_per_s=… p50_ms=… p99_ms=… unexpected=…}. */
+    public String line() {
+        return String.format(java.util.Locale.ROOT,
+                "RESULT claims=%d rps=%.1f requests_per_s=%.1f p50_ms=%.3f p99_ms=%.3f unexpected=%d",
+                claims, claimsPerSecond(), requests / seconds, percentileMillis(50), percentileMillis(99), unexpected);
+    }
+}
