@@ -3,11 +3,11 @@ package dev.opledger.attest;
 import dev.opledger.attest.internal.AuthenticatorData;
 import dev.opledger.attest.internal.CertificateChain;
 import dev.opledger.attest.internal.Digests;
+import dev.opledger.attest.internal.EcdsaP256;
 import dev.opledger.attest.internal.P256;
 import dev.opledger.attest.internal.Receipt;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
-import java.security.Signature;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -170,14 +170,7 @@ public final class AppAttestVerifier {
     }
 
     private static boolean signatureHolds(byte[] publicKey, byte[] nonce, byte[] signature) {
-        try {
-            var verifier = Signature.getInstance("SHA256withECDSA");
-            verifier.initVerify(P256.publicKey(publicKey));
-            verifier.update(nonce);
-            return verifier.verify(signature);
-        } catch (GeneralSecurityException | IllegalArgumentException e) {
-            return false; // a malformed DER signature verifies nothing
-        }
+        return EcdsaP256.verify(publicKey, nonce, signature);
     }
 
     private static JsonNode cbor(byte[] bytes, AttestationCheck check) {
