@@ -6,6 +6,8 @@ public enum OperationStatus {
     ACCEPTED,
     /** A worker holds the lease and runs the graph. */
     RUNNING,
+    /** The graph stopped before an effect that needs a person's approval; a person decides in the console. */
+    AWAITING_APPROVAL,
     SUCCEEDED,
     FAILED,
     CANCELLED,

@@ -1,0 +1,62 @@
+package dev.opledger.claim;
+
+import dev.opledger.claim.internal.LifecycleStatements;
+import dev.opledger.operation.OperationStatus;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import org.springframework.stereotype.Service;
+
+/**
+ * Where every status change of an operation happens, each in one statement that also writes its
+ * transition row (the outbox will add its event to the same statement). Workers lease operations
+ * with {@code FOR UPDATE SKIP LOCKED} and keep them with heartbeats; a lease that expired is taken
+ * over by the next worker that asks.
+ */
+@Service
+public class LifecycleService {
+
+    private final LifecycleStatements statements;
+
+    LifecycleService(LifecycleStatements statements) {
+        this.statements = statements;
+    }
+
+    /** Up to {@code max} operations, ACCEPTED first, then RUNNING ones whose lease expired; now RUNNING for {@code node}. */
+    public List<LeasedOperation> lease(String node, int max, Duration lease) {
+        if (max < 1) {
+            return List.of();
+        }
+        return statements.lease(node, max, lease);
+    }
+
+    /** Extends the node's leases; returns the refs it still holds (a lease it lost is missing). */
+    public Set<Long> heartbeat(String node, Collection<Long> refs, Duration lease) {
+        if (refs.isEmpty()) {
+            return Set.of();
+        }
+        return statements.heartbeat(node, refs, lease);
+    }
+
+    /**
+     * Ends a run the node holds: RUNNING → {@code to}, the lease released. False when the node no
+     * longer holds the lease (another node took the operation over): the caller must stop.
+     */
+    public boolean finishRun(long ref, String node, OperationStatus to, @Nullable String reason) {
+        if (to == OperationStatus.RUNNING || to == OperationStatus.ACCEPTED) {
+            throw new IllegalArgumentException("a run ends in a status other than " + to);
+        }
+        return statements.finishRun(ref, node, to, reason);
+    }
+
+    /** A person's decision on an operation that no worker holds: {@code from} → {@code to}. */
+    public boolean decide(long ref, OperationStatus from, OperationStatus to, String actor, String reason) {
+        return statements.decide(ref, from, to, actor, reason);
+    }
+
+    public List<TransitionRecord> transitions(long ref) {
+        return statements.transitions(ref);
+    }
+}

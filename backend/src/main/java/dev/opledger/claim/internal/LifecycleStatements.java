@@ -1,0 +1,142 @@
+package dev.opledger.claim.internal;
+
+import dev.opledger.claim.LeasedOperation;
+import dev.opledger.claim.TransitionRecord;
+import dev.opledger.operation.OperationId;
+import dev.opledger.operation.OperationStatus;
+import dev.opledger.operation.SubjectId;
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.ConnectionCallback;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Repository;
+
+/**
+ * The status changes of operations, each one statement that changes the row and writes its
+ * transition, in autocommit: nothing can change a status without leaving its transition.
+ */
+@Repository
+public class LifecycleStatements {
+
+    // Two locking CTEs (FOR UPDATE is not allowed in a UNION): ACCEPTED operations oldest first,
+    // then RUNNING ones whose lease expired. SKIP LOCKED lets concurrent workers take disjoint sets.
+    private static final String LEASE = """
+            WITH accepted AS (
+              SELECT id, status FROM operation WHERE status = 'ACCEPTED'
+              ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED
+            ), expired AS (
+              SELECT id, status, lease_owner FROM operation WHERE status = 'RUNNING' AND lease_expires_at < now()
+              ORDER BY lease_expires_at LIMIT ? FOR UPDATE SKIP LOCKED
+            ), candidates AS (
+              SELECT id, status, NULL::text AS previous_owner FROM accepted
+              UNION ALL
+              SELECT id, status, lease_owner FROM expired
+              LIMIT ?
+            ), leased AS (
+              UPDATE operation o SET status = 'RUNNING', lease_owner = ?, lease_expires_at = now() + ?::interval,
+                     run_count = o.run_count + 1, status_reason = NULL, updated_at = now()
+              FROM candidates c WHERE o.id = c.id
+              RETURNING o.id, o.subject_id, o.operation_id, o.command_type, o.command::text AS command, o.run_count,
+                        c.status AS previous_status, c.previous_owner
+            ), transition AS (
+              INSERT INTO operation_transition (operation_ref, from_status, to_status, node_id, reason)
+              SELECT id, previous_status, 'RUNNING', ?,
+                     CASE WHEN previous_status = 'RUNNING' THEN 'taken over: the lease of ' || previous_owner || ' expired' END
+              FROM leased
+            )
+            SELECT * FROM leased ORDER BY id
+            """;
+
+    private static final String FINISH = """
+            WITH finished AS (
+              UPDATE operation SET status = ?, status_reason = ?, lease_owner = NULL, lease_expires_at = NULL,
+                     updated_at = now()
+              WHERE id = ? AND status = 'RUNNING' AND lease_owner = ?
+              RETURNING id
+            ), transition AS (
+              INSERT INTO operation_transition (operation_ref, from_status, to_status, node_id, reason)
+              SELECT id, 'RUNNING', ?, ?, ? FROM finished
+            )
+            SELECT count(*) FROM finished
+            """;
+
+    private static final String DECIDE = """
+            WITH decided AS (
+              UPDATE operation SET status = ?, status_reason = ?, updated_at = now()
+              WHERE id = ? AND status = ? AND lease_owner IS NULL
+              RETURNING id
+            ), transition AS (
+              INSERT INTO operation_transition (operation_ref, from_status, to_status, node_id, reason)
+              SELECT id, ?, ?, ?, ? FROM decided
+            )
+            SELECT count(*) FROM decided
+            """;
+
+    private final JdbcTemplate jdbc;
+
+    LifecycleStatements(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    public List<LeasedOperation> lease(String node, int max, Duration lease) {
+        return jdbc.query(LEASE, (row, n) -> leased(row), max, max, max, node, interval(lease), node);
+    }
+
+    public Set<Long> heartbeat(String node, Collection<Long> refs, Duration lease) {
+        return jdbc.execute((ConnectionCallback<Set<Long>>) connection -> {
+            Array ids = connection.createArrayOf("bigint", refs.toArray());
+            try (var statement = connection.prepareStatement("UPDATE operation SET lease_expires_at = now() + ?::interval "
+                    + "WHERE id = ANY(?) AND status = 'RUNNING' AND lease_owner = ? RETURNING id")) {
+                statement.setString(1, interval(lease));
+                statement.setArray(2, ids);
+                statement.setString(3, node);
+                Set<Long> held = new HashSet<>();
+                try (ResultSet rows = statement.executeQuery()) {
+                    while (rows.next()) {
+                        held.add(rows.getLong(1));
+                    }
+                }
+                return held;
+            }
+        });
+    }
+
+    public boolean finishRun(long ref, String node, OperationStatus to, @Nullable String reason) {
+        Long finished = jdbc.queryForObject(FINISH, Long.class, to.name(), reason, ref, node, to.name(), node, reason);
+        return finished != null && finished == 1;
+    }
+
+    public boolean decide(long ref, OperationStatus from, OperationStatus to, String actor, String reason) {
+        Long decided = jdbc.queryForObject(DECIDE, Long.class, to.name(), reason, ref, from.name(), from.name(), to.name(),
+                "console:" + actor, reason);
+        return decided != null && decided == 1;
+    }
+
+    public List<TransitionRecord> transitions(long ref) {
+        return jdbc.query("SELECT from_status, to_status, occurred_at, node_id, reason FROM operation_transition "
+                        + "WHERE operation_ref = ? ORDER BY id",
+                (row, n) -> new TransitionRecord(
+                        row.getString(1) == null ? null : OperationStatus.valueOf(row.getString(1)),
+                        OperationStatus.valueOf(row.getString(2)), row.getTimestamp(3).toInstant(), row.getString(4),
+                        row.getString(5)),
+                ref);
+    }
+
+    private static LeasedOperation leased(ResultSet row) throws SQLException {
+        return new LeasedOperation(row.getLong("id"), new SubjectId(row.getString("subject_id")),
+                new OperationId(row.getObject("operation_id", UUID.class)), row.getString("command_type"),
+                row.getString("command"), row.getInt("run_count"), OperationStatus.valueOf(row.getString("previous_status")));
+    }
+
+    private static String interval(Duration duration) {
+        return duration.toMillis() + " milliseconds";
+    }
+}

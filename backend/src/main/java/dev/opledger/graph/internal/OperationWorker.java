@@ -1,0 +1,173 @@
+package dev.opledger.graph.internal;
+
+import dev.opledger.claim.LeasedOperation;
+import dev.opledger.claim.LifecycleService;
+import dev.opledger.graph.OperationExecutor;
+import dev.opledger.graph.RunOutcome;
+import dev.opledger.operation.OperationStatus;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * One node's workers: leases up to {@code concurrency} operations, runs each on a virtual thread
+ * through the {@link OperationExecutor}, renews the leases it holds, and records how each run
+ * ended. A lease it loses (another node took the operation over after missed heartbeats) makes
+ * that run stop at its next check.
+ */
+public class OperationWorker {
+
+    private static final Logger log = LoggerFactory.getLogger(OperationWorker.class);
+
+    private final String node;
+    private final LifecycleService lifecycle;
+    private final OperationExecutor executor;
+    private final WorkerProperties properties;
+    private final Semaphore slots;
+    private final Map<Long, AtomicBoolean> held = new ConcurrentHashMap<>();
+    private final AtomicBoolean running = new AtomicBoolean();
+    private final ExecutorService runs = Executors.newVirtualThreadPerTaskExecutor();
+    private Thread poller;
+    private Thread heartbeats;
+
+    public OperationWorker(String node, LifecycleService lifecycle, OperationExecutor executor, WorkerProperties properties) {
+        this.node = node;
+        this.lifecycle = lifecycle;
+        this.executor = executor;
+        this.properties = properties;
+        this.slots = new Semaphore(properties.concurrency());
+    }
+
+    public String node() {
+        return node;
+    }
+
+    public void start() {
+        if (running.compareAndSet(false, true)) {
+            poller = Thread.ofVirtual().name("worker-poll-" + node).start(this::poll);
+            heartbeats = Thread.ofVirtual().name("worker-heartbeat-" + node).start(this::beat);
+            log.info("worker {} started: {} at once, lease {}", node, properties.concurrency(), properties.lease());
+        }
+    }
+
+    /** Stops asking for work and waits for the runs under way; unfinished leases expire and are taken over. */
+    public void stop() {
+        if (running.compareAndSet(true, false)) {
+            poller.interrupt();
+            heartbeats.interrupt();
+            runs.shutdown();
+            try {
+                if (!runs.awaitTermination(properties.lease().toMillis(), TimeUnit.MILLISECONDS)) {
+                    runs.shutdownNow();
+                }
+            } catch (InterruptedException e) {
+                runs.shutdownNow();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** The refs this worker runs now (for tests and the console). */
+    public Set<Long> holding() {
+        return Set.copyOf(held.keySet());
+    }
+
+    private void poll() {
+        while (running.get()) {
+            try {
+                int free = slots.availablePermits();
+                int leased = free == 0 ? 0 : leaseAndRun(free);
+                if (leased < free || free == 0) {
+                    Thread.sleep(properties.pollInterval());
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                log.warn("worker {} could not lease operations; trying again", node, e);
+                sleepQuietly();
+            }
+        }
+    }
+
+    private int leaseAndRun(int free) throws InterruptedException {
+        var operations = lifecycle.lease(node, free, properties.lease());
+        for (LeasedOperation operation : operations) {
+            slots.acquire();
+            var lease = new AtomicBoolean(true);
+            held.put(operation.ref(), lease);
+            runs.execute(() -> run(operation, lease));
+        }
+        return operations.size();
+    }
+
+    private void run(LeasedOperation operation, AtomicBoolean lease) {
+        try (var ignored = MDC.putCloseable("operationId", operation.operationId().toString())) {
+            RunOutcome outcome;
+            try {
+                outcome = executor.execute(operation, lease::get);
+            } catch (RuntimeException e) {
+                log.error("the run of operation {} failed unexpectedly", operation.operationId(), e);
+                outcome = new RunOutcome.Failed("the run failed on " + node + ": " + e.getClass().getSimpleName());
+            }
+            record(operation, outcome);
+        } finally {
+            held.remove(operation.ref());
+            slots.release();
+        }
+    }
+
+    private void record(LeasedOperation operation, RunOutcome outcome) {
+        boolean recorded = switch (outcome) {
+            case RunOutcome.Succeeded s -> lifecycle.finishRun(operation.ref(), node, OperationStatus.SUCCEEDED, null);
+            case RunOutcome.Failed f -> lifecycle.finishRun(operation.ref(), node, OperationStatus.FAILED, f.reason());
+            case RunOutcome.NeedsReview r ->
+                    lifecycle.finishRun(operation.ref(), node, OperationStatus.NEEDS_REVIEW, r.reason());
+            case RunOutcome.AwaitingApproval a ->
+                    lifecycle.finishRun(operation.ref(), node, OperationStatus.AWAITING_APPROVAL, a.reason());
+            case RunOutcome.LeaseLost l -> true;
+        };
+        if (!recorded) {
+            log.warn("operation {} was taken over before its run on {} ended: its outcome is left to the new holder",
+                    operation.operationId(), node);
+        }
+    }
+
+    private void beat() {
+        while (running.get()) {
+            try {
+                Thread.sleep(properties.heartbeat());
+                Set<Long> mine = Set.copyOf(held.keySet());
+                Set<Long> stillHeld = lifecycle.heartbeat(node, mine, properties.lease());
+                for (Long ref : mine) {
+                    if (!stillHeld.contains(ref)) {
+                        AtomicBoolean lease = held.get(ref);
+                        if (lease != null) {
+                            lease.set(false);
+                            log.warn("worker {} lost the lease of operation ref {}", node, ref);
+                        }
+                    }
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                log.warn("worker {} could not renew its leases; trying again", node, e);
+            }
+        }
+    }
+
+    private void sleepQuietly() {
+        try {
+            Thread.sleep(properties.pollInterval());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package dev.opledger.graph.internal;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The node's workers ({@code opledger.worker}).
+ *
+ * @param enabled whether this node runs operations at all (an API-only node sets false)
+ * @param concurrency operations run at once by this node
+ * @param lease how long a lease lasts without a heartbeat; a dead node's operations are taken over after it
+ * @param heartbeat how often leases are renewed; well under {@code lease}
+ * @param pollInterval how long an idle worker waits before asking for work again
+ */
+@ConfigurationProperties("opledger.worker")
+public record WorkerProperties(
+        @DefaultValue("true") boolean enabled,
+        @DefaultValue("4") int concurrency,
+        @DefaultValue("30s") Duration lease,
+        @DefaultValue("10s") Duration heartbeat,
+        @DefaultValue("250ms") Duration pollInterval) {
+
+    public WorkerProperties {
+        if (concurrency < 1) {
+            throw new IllegalArgumentException("opledger.worker.concurrency must be at least 1");
+        }
+        if (heartbeat.compareTo(lease) >= 0) {
+            throw new IllegalArgumentException("opledger.worker.heartbeat must be shorter than opledger.worker.lease");
+        }
+    }
+}

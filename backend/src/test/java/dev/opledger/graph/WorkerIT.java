@@ -1,0 +1,156 @@
+package dev.opledger.graph;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.opledger.claim.ClaimService;
+import dev.opledger.claim.LeasedOperation;
+import dev.opledger.claim.LifecycleService;
+import dev.opledger.graph.internal.OperationWorker;
+import dev.opledger.graph.internal.WorkerProperties;
+import dev.opledger.operation.OperationId;
+import dev.opledger.operation.OperationStatus;
+import dev.opledger.operation.SubjectId;
+import dev.opledger.testing.NodeIntegrationTest;
+import dev.opledger.testing.Operations;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/** Workers lease operations once, keep them with heartbeats, and take over the operations of a dead node. */
+@NodeIntegrationTest
+class WorkerIT {
+
+    private static final WorkerProperties FAST = new WorkerProperties(true, 8, Duration.ofSeconds(2),
+            Duration.ofMillis(400), Duration.ofMillis(50));
+
+    @Autowired
+    ClaimService claims;
+
+    @Autowired
+    LifecycleService lifecycle;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    private final List<OperationWorker> workers = new java.util.ArrayList<>();
+
+    @AfterEach
+    void stopWorkers() {
+        workers.forEach(OperationWorker::stop);
+    }
+
+    private OperationWorker start(String node, OperationExecutor executor) {
+        var worker = new OperationWorker(node, lifecycle, executor, FAST);
+        workers.add(worker);
+        worker.start();
+        return worker;
+    }
+
+    private String status(SubjectId subject, OperationId id) {
+        return jdbc.queryForObject("SELECT status FROM operation WHERE subject_id = ? AND operation_id = ?", String.class,
+                subject.value(), id.value());
+    }
+
+    @Test
+    void twoNodesRunTwoHundredOperationsEachExactlyOnce() {
+        var subject = new SubjectId("workers-" + UUID.randomUUID());
+        List<OperationId> ids = Operations.claim(claims, subject, 200, "checkout", "{}");
+        Map<OperationId, AtomicInteger> runs = new ConcurrentHashMap<>();
+        Map<OperationId, String> ranOn = new ConcurrentHashMap<>();
+        OperationExecutor counting = (operation, lease) -> {
+            runs.computeIfAbsent(operation.operationId(), id -> new AtomicInteger()).incrementAndGet();
+            return new RunOutcome.Succeeded();
+        };
+
+        start("node-a", (operation, lease) -> {
+            ranOn.put(operation.operationId(), "node-a");
+            return counting.execute(operation, lease);
+        });
+        start("node-b", (operation, lease) -> {
+            ranOn.put(operation.operationId(), "node-b");
+            return counting.execute(operation, lease);
+        });
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> ids.stream().allMatch(id -> "SUCCEEDED".equals(status(subject, id))));
+        assertThat(ids).allSatisfy(id -> assertThat(runs.get(id)).hasValue(1));
+        assertThat(ranOn.values()).contains("node-a", "node-b");
+        var transitions = jdbc.queryForList("SELECT t.from_status, t.to_status, t.node_id FROM operation_transition t "
+                + "JOIN operation o ON o.id = t.operation_ref WHERE o.subject_id = ? ORDER BY t.id", subject.value());
+        assertThat(transitions).hasSize(400);
+        assertThat(transitions).filteredOn(row -> "RUNNING".equals(row.get("to_status")))
+                .allSatisfy(row -> assertThat(row.get("from_status")).isEqualTo("ACCEPTED"));
+    }
+
+    @Test
+    void theOperationsOfADeadNodeAreTakenOverWhenItsLeaseExpires() {
+        var subject = new SubjectId("takeover-" + UUID.randomUUID());
+        List<OperationId> ids = Operations.claim(claims, subject, 3, "checkout", "{}");
+        // a node that leases and then dies: no heartbeat, no outcome
+        List<LeasedOperation> leasedByTheDead = lifecycle.lease("dead-node", 1000, Duration.ofMillis(500));
+        assertThat(leasedByTheDead).extracting(LeasedOperation::operationId).containsAll(ids);
+
+        start("survivor", (operation, lease) -> new RunOutcome.Succeeded());
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> ids.stream().allMatch(id -> "SUCCEEDED".equals(status(subject, id))));
+        assertThat(jdbc.queryForList("SELECT t.reason FROM operation_transition t JOIN operation o ON o.id = t.operation_ref "
+                + "WHERE o.subject_id = ? AND t.node_id = 'survivor' AND t.to_status = 'RUNNING'", String.class, subject.value()))
+                .hasSize(3).allSatisfy(reason -> assertThat(reason).isEqualTo("taken over: the lease of dead-node expired"));
+        assertThat(jdbc.queryForList("SELECT run_count FROM operation WHERE subject_id = ?", Integer.class, subject.value()))
+                .containsOnly(2);
+    }
+
+    @Test
+    void aNodeThatLostItsLeaseStopsAndCannotRecordAnOutcome() throws Exception {
+        var subject = new SubjectId("lost-" + UUID.randomUUID());
+        OperationId id = Operations.claim(claims, subject, 1, "checkout", "{}").getFirst();
+        var started = new CountDownLatch(1);
+        var sawLoss = new CountDownLatch(1);
+        start("slow-node", (operation, lease) -> {
+            if (!operation.operationId().equals(id)) {
+                return new RunOutcome.Succeeded();
+            }
+            started.countDown();
+            await().atMost(Duration.ofSeconds(20)).until(() -> !lease.held());
+            sawLoss.countDown();
+            return new RunOutcome.Failed("should not be recorded");
+        });
+        started.await();
+        // the lease runs out as if heartbeats had stopped reaching the database; another node takes over
+        jdbc.update("UPDATE operation SET lease_expires_at = now() - interval '1 second' WHERE operation_id = ?", id.value());
+        List<LeasedOperation> takenOver = lifecycle.lease("other-node", 1000, Duration.ofSeconds(30));
+        assertThat(takenOver).extracting(LeasedOperation::operationId).contains(id);
+
+        assertThat(sawLoss.await(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        long ref = takenOver.stream().filter(o -> o.operationId().equals(id)).findFirst().orElseThrow().ref();
+        assertThat(lifecycle.finishRun(ref, "slow-node", OperationStatus.FAILED, "late")).isFalse();
+        assertThat(lifecycle.finishRun(ref, "other-node", OperationStatus.SUCCEEDED, null)).isTrue();
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(status(subject, id)).isEqualTo("SUCCEEDED"));
+    }
+
+    @Test
+    void aDecisionNeedsTheStatusItDecidesOnAndNoLease() {
+        var subject = new SubjectId("decide-" + UUID.randomUUID());
+        OperationId id = Operations.claim(claims, subject, 1, "checkout", "{}").getFirst();
+        var leased = lifecycle.lease("node-x", 1000, Duration.ofSeconds(30)).stream()
+                .filter(o -> o.operationId().equals(id)).findFirst().orElseThrow();
+
+        assertThat(lifecycle.decide(leased.ref(), OperationStatus.RUNNING, OperationStatus.CANCELLED, "admin", "no")).isFalse();
+        assertThat(lifecycle.finishRun(leased.ref(), "node-x", OperationStatus.AWAITING_APPROVAL, "amount over limit")).isTrue();
+        assertThat(lifecycle.decide(leased.ref(), OperationStatus.AWAITING_APPROVAL, OperationStatus.ACCEPTED, "admin",
+                "approved")).isTrue();
+        assertThat(lifecycle.decide(leased.ref(), OperationStatus.AWAITING_APPROVAL, OperationStatus.ACCEPTED, "admin",
+                "approved twice")).isFalse();
+        assertThat(lifecycle.transitions(leased.ref())).extracting(t -> t.from() + ">" + t.to() + "@" + t.nodeId())
+                .containsExactly("ACCEPTED>RUNNING@node-x",
+                        "RUNNING>AWAITING_APPROVAL@node-x", "AWAITING_APPROVAL>ACCEPTED@console:admin");
+    }
+}
