@@ -1,0 +1,4 @@
+@NullMarked
+package dev.opledger.classification.internal;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,150 @@
+package dev.opledger.effect;
+
+import dev.opledger.classification.ClassificationService;
+import dev.opledger.classification.RepeatClass;
+import dev.opledger.classification.ToolClass;
+import dev.opledger.effect.internal.CrashPoint;
+import dev.opledger.effect.internal.CrashPoint.Point;
+import dev.opledger.effect.internal.EffectRecord;
+import dev.opledger.effect.internal.EffectRecords;
+import dev.opledger.mcp.ToolClient;
+import dev.opledger.mcp.ToolReply;
+import dev.opledger.mcp.ToolTransportException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import java.util.function.Supplier;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.stereotype.Service;
+
+/**
+ * Performs effects so that a repeat (a resumed node, an automatic retry) never duplicates one:
+ * a recorded success is served without a call; otherwise the tool's repeat class decides —
+ * idempotent: call; keyed: call with the same idempotency key; check-then-write: read first and
+ * write only if the effect has not landed; never-repeat: after an unknown outcome, do not call,
+ * ask a person. STARTED is committed before each call, the outcome after it, before returning.
+ */
+@Service
+public class EffectGateway {
+
+    private static final Logger log = LoggerFactory.getLogger(EffectGateway.class);
+
+    private final EffectRecords records;
+    private final ClassificationService classification;
+    private final Supplier<ToolClient> tools;
+    private final EffectProperties properties;
+    private final CrashPoint crash;
+
+    @Autowired
+    EffectGateway(EffectRecords records, ClassificationService classification, ObjectProvider<ToolClient> tools,
+            EffectProperties properties, CrashPoint crash) {
+        this(records, classification, (Supplier<ToolClient>) tools::getObject, properties, crash);
+    }
+
+    EffectGateway(EffectRecords records, ClassificationService classification, Supplier<ToolClient> tools,
+            EffectProperties properties, CrashPoint crash) {
+        this.records = records;
+        this.classification = classification;
+        this.tools = tools;
+        this.properties = properties;
+        this.crash = crash;
+    }
+
+    public EffectOutcome perform(Effect effect) {
+        Optional<EffectRecord> recorded = records.find(effect.operationRef(), effect.stepKey());
+        if (recorded.isPresent() && recorded.get().succeeded()) {
+            return new EffectOutcome.Done(recorded.get().result() == null ? Map.of() : recorded.get().result(), true);
+        }
+        ToolClient client = tools.get();
+        ToolClass toolClass = classification.classOf(effect.tool(), () -> client.hints(effect.tool()));
+        RepeatClass repeatClass = toolClass.repeatClass();
+        boolean outcomeUnknown = recorded.isPresent() && recorded.get().started();
+        if (outcomeUnknown && repeatClass == RepeatClass.NEVER_REPEAT) {
+            return needsReview(effect, "a call of never-repeat tool " + effect.tool() + " for step " + effect.stepKey()
+                    + " may have run: its outcome is unknown, and calling again could do it twice");
+        }
+        if (repeatClass == RepeatClass.CHECK_THEN_WRITE && effect.check() == null) {
+            throw new IllegalArgumentException(effect.tool() + " is check-then-write; step " + effect.stepKey()
+                    + " must say how to check");
+        }
+        Map<String, Object> arguments = arguments(effect, repeatClass);
+        String key = repeatClass == RepeatClass.KEYED ? effect.idempotencyKey() : null;
+        boolean checkFirst = outcomeUnknown || recorded.isPresent();
+        for (int call = 1; call <= properties.maxCalls(); call++) {
+            if (repeatClass == RepeatClass.CHECK_THEN_WRITE && checkFirst) {
+                Optional<EffectOutcome> landed = landed(effect);
+                if (landed.isPresent()) {
+                    return landed.get();
+                }
+            }
+            records.start(effect, repeatClass, key, arguments);
+            crash.at(Point.BEFORE_EFFECT_CALL, effect.stepKey());
+            ToolReply reply;
+            try {
+                reply = client.call(effect.tool(), arguments);
+            } catch (ToolTransportException e) {
+                log.warn("call {} of {} for step {}: outcome unknown ({})", call, effect.tool(), effect.stepKey(),
+                        e.getMessage());
+                if (repeatClass == RepeatClass.NEVER_REPEAT) {
+                    return needsReview(effect, "the call of never-repeat tool " + effect.tool() + " for step "
+                            + effect.stepKey() + " got no answer (" + e.getMessage() + "): it may have run");
+                }
+                checkFirst = true;
+                backOff(call);
+                continue;
+            }
+            crash.at(Point.AFTER_TOOL_COMMIT, effect.stepKey());
+            if (reply.error()) {
+                records.fail(effect, reply.text());
+                return new EffectOutcome.Refused(reply.text());
+            }
+            records.succeed(effect, reply.content());
+            crash.at(Point.AFTER_EFFECT_RECORD, effect.stepKey());
+            return new EffectOutcome.Done(reply.content(), false);
+        }
+        return needsReview(effect, effect.tool() + " for step " + effect.stepKey() + " got no answer in "
+                + properties.maxCalls() + " calls: its outcome is unknown");
+    }
+
+    private Optional<EffectOutcome> landed(Effect effect) {
+        try {
+            Optional<Map<String, Object>> landed = effect.check().landed();
+            if (landed.isPresent()) {
+                records.succeed(effect, landed.get());
+                return Optional.of(new EffectOutcome.Done(landed.get(), true));
+            }
+            return Optional.empty();
+        } catch (ToolTransportException e) {
+            return Optional.of(needsReview(effect, "cannot check whether step " + effect.stepKey() + " of "
+                    + effect.tool() + " landed (" + e.getMessage() + ")"));
+        }
+    }
+
+    private static Map<String, Object> arguments(Effect effect, RepeatClass repeatClass) {
+        Map<String, Object> arguments = new LinkedHashMap<>(effect.arguments());
+        arguments.put("operationId", effect.operationId().toString());
+        arguments.put("stepKey", effect.stepKey());
+        if (repeatClass == RepeatClass.KEYED) {
+            arguments.put("idempotencyKey", effect.idempotencyKey());
+        }
+        return arguments;
+    }
+
+    private EffectOutcome needsReview(Effect effect, String reason) {
+        log.warn("operation {} needs review: {}", effect.operationId(), reason);
+        return new EffectOutcome.NeedsReview(reason);
+    }
+
+    private void backOff(int call) {
+        if (call < properties.maxCalls()) {
+            try {
+                Thread.sleep(properties.backoff().multipliedBy(1L << (call - 1)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package dev.opledger.effect;
+
+import java.util.Map;
+
+/** What performing an effect came to. */
+public sealed interface EffectOutcome {
+
+    /**
+     * The effect happened (now or before).
+     *
+     * @param fromRecord true when a recorded success was served and no tool was called
+     */
+    record Done(Map<String, Object> result, boolean fromRecord) implements EffectOutcome {
+    }
+
+    /** The tool refused (its own error): the call completed without effect. */
+    record Refused(String error) implements EffectOutcome {
+    }
+
+    /** Going on could duplicate the effect, or its outcome could not be learnt: a person decides. */
+    record NeedsReview(String reason) implements EffectOutcome {
+    }
+}

@@ -1,0 +1,64 @@
+package dev.opledger.effect.internal;
+
+import dev.opledger.classification.RepeatClass;
+import dev.opledger.effect.Effect;
+import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Repository;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The effect_record table; every write is one statement in autocommit, so it is durable when the call returns. */
+@Repository
+public class EffectRecords {
+
+    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {
+    };
+
+    private final JdbcTemplate jdbc;
+    private final JsonMapper json;
+
+    EffectRecords(JdbcTemplate jdbc, JsonMapper json) {
+        this.jdbc = jdbc;
+        this.json = json;
+    }
+
+    public Optional<EffectRecord> find(long operationRef, String stepKey) {
+        return jdbc.query("SELECT status, repeat_class, result::text, error, calls FROM effect_record "
+                        + "WHERE operation_ref = ? AND step_key = ?",
+                (row, n) -> new EffectRecord(row.getString(1), RepeatClass.valueOf(row.getString(2)), map(row.getString(3)),
+                        row.getString(4), row.getInt(5)),
+                operationRef, stepKey).stream().findFirst();
+    }
+
+    /** STARTED, committed before the call: a crash from here on leaves "outcome unknown" behind. */
+    public void start(Effect effect, RepeatClass repeatClass, @Nullable String idempotencyKey, Map<String, Object> arguments) {
+        jdbc.update("""
+                INSERT INTO effect_record (operation_ref, step_key, server, tool, repeat_class, status, idempotency_key,
+                                           arguments, calls)
+                VALUES (?, ?, ?, ?, ?, 'STARTED', ?, ?::jsonb, 1)
+                ON CONFLICT (operation_ref, step_key) DO UPDATE SET status = 'STARTED', repeat_class = excluded.repeat_class,
+                    calls = effect_record.calls + 1, error = NULL, finished_at = NULL
+                WHERE effect_record.status <> 'SUCCEEDED'
+                """, effect.operationRef(), effect.stepKey(), effect.tool().server(), effect.tool().tool(),
+                repeatClass.name(), idempotencyKey, json.writeValueAsString(arguments));
+    }
+
+    public void succeed(Effect effect, Map<String, Object> result) {
+        jdbc.update("UPDATE effect_record SET status = 'SUCCEEDED', result = ?::jsonb, error = NULL, finished_at = now() "
+                + "WHERE operation_ref = ? AND step_key = ?", json.writeValueAsString(result), effect.operationRef(),
+                effect.stepKey());
+    }
+
+    public void fail(Effect effect, String error) {
+        jdbc.update("UPDATE effect_record SET status = 'FAILED', error = ?, finished_at = now() "
+                + "WHERE operation_ref = ? AND step_key = ? AND status <> 'SUCCEEDED'", error, effect.operationRef(),
+                effect.stepKey());
+    }
+
+    private @Nullable Map<String, Object> map(@Nullable String text) {
+        return text == null ? null : json.readValue(text, MAP);
+    }
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.opledger.effect.internal;
+
+import org.jspecify.annotations.NullMarked;
