@@ -12,5 +12,5 @@ public interface OperationExecutor {
      * @param lease tells whether this node still holds the operation; a run that finds it lost must
      *     stop before its next effect
      */
-    RunOutcome execute(LeasedOperation operation, LeaseGuard lease);
+    ExecutionOutcome execute(LeasedOperation operation, LeaseGuard lease);
 }

@@ -1,23 +1,29 @@
 package dev.opledger.graph;
 
-/** How a run of an operation ended; the worker turns it into the operation's next status. */
+import dev.opledger.operation.OperationId;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Where a run left its thread, read from the thread's newest checkpoint. A node that throws
+ * is not an outcome but a {@link GraphRunFailedException}.
+ */
 public sealed interface RunOutcome {
 
-    record Succeeded() implements RunOutcome {
+    OperationId operationId();
+
+    /** The newest checkpoint: what a resume starts from. */
+    UUID checkpointId();
+
+    /** The state in that checkpoint, in its JSON form (see {@link JsonStateSerializer}). */
+    Map<String, Object> state();
+
+    /** The graph reached its end; resuming the thread again runs no node. */
+    record Completed(OperationId operationId, UUID checkpointId, Map<String, Object> state) implements RunOutcome {
     }
 
-    record Failed(String reason) implements RunOutcome {
-    }
-
-    /** Stopped where going on could duplicate an effect; a person decides. */
-    record NeedsReview(String reason) implements RunOutcome {
-    }
-
-    /** Interrupted before an effect that needs approval; the run resumes after the decision. */
-    record AwaitingApproval(String reason) implements RunOutcome {
-    }
-
-    /** The lease was lost to another node: nothing to record, that node goes on. */
-    record LeaseLost() implements RunOutcome {
+    /** An interrupt stopped the run; {@code nextNode} runs when the thread is resumed. */
+    record Paused(OperationId operationId, UUID checkpointId, String nextNode, Map<String, Object> state)
+            implements RunOutcome {
     }
 }

@@ -68,7 +68,7 @@ class WorkerIT {
         Map<OperationId, String> ranOn = new ConcurrentHashMap<>();
         OperationExecutor counting = (operation, lease) -> {
             runs.computeIfAbsent(operation.operationId(), id -> new AtomicInteger()).incrementAndGet();
-            return new RunOutcome.Succeeded();
+            return new ExecutionOutcome.Succeeded();
         };
 
         start("node-a", (operation, lease) -> {
@@ -98,7 +98,7 @@ class WorkerIT {
         List<LeasedOperation> leasedByTheDead = lifecycle.lease("dead-node", 1000, Duration.ofMillis(500));
         assertThat(leasedByTheDead).extracting(LeasedOperation::operationId).containsAll(ids);
 
-        start("survivor", (operation, lease) -> new RunOutcome.Succeeded());
+        start("survivor", (operation, lease) -> new ExecutionOutcome.Succeeded());
 
         await().atMost(Duration.ofSeconds(30)).until(() -> ids.stream().allMatch(id -> "SUCCEEDED".equals(status(subject, id))));
         assertThat(jdbc.queryForList("SELECT t.reason FROM operation_transition t JOIN operation o ON o.id = t.operation_ref "
@@ -116,12 +116,12 @@ class WorkerIT {
         var sawLoss = new CountDownLatch(1);
         start("slow-node", (operation, lease) -> {
             if (!operation.operationId().equals(id)) {
-                return new RunOutcome.Succeeded();
+                return new ExecutionOutcome.Succeeded();
             }
             started.countDown();
             await().atMost(Duration.ofSeconds(20)).until(() -> !lease.held());
             sawLoss.countDown();
-            return new RunOutcome.Failed("should not be recorded");
+            return new ExecutionOutcome.Failed("should not be recorded");
         });
         started.await();
         // the lease runs out as if heartbeats had stopped reaching the database; another node takes over

@@ -21,7 +21,7 @@ class ModularityTests {
     @Test
     void findsEveryStageAsAModule() {
         assertThat(modules.stream().map(ApplicationModule::getIdentifier).map(Object::toString))
-                .contains("operation", "claim", "api", "audit", "node", "ui");
+                .contains("operation", "attest", "claim", "api", "audit", "node", "graph", "effect", "classification", "mcp", "ui");
     }
 
     @Test

@@ -3,7 +3,7 @@ package dev.opledger.graph.internal;
 import dev.opledger.claim.LeasedOperation;
 import dev.opledger.claim.LifecycleService;
 import dev.opledger.graph.OperationExecutor;
-import dev.opledger.graph.RunOutcome;
+import dev.opledger.graph.ExecutionOutcome;
 import dev.opledger.operation.OperationStatus;
 import java.util.Map;
 import java.util.Set;
@@ -110,12 +110,12 @@ public class OperationWorker {
 
     private void run(LeasedOperation operation, AtomicBoolean lease) {
         try (var ignored = MDC.putCloseable("operationId", operation.operationId().toString())) {
-            RunOutcome outcome;
+            ExecutionOutcome outcome;
             try {
                 outcome = executor.execute(operation, lease::get);
             } catch (RuntimeException e) {
                 log.error("the run of operation {} failed unexpectedly", operation.operationId(), e);
-                outcome = new RunOutcome.Failed("the run failed on " + node + ": " + e.getClass().getSimpleName());
+                outcome = new ExecutionOutcome.Failed("the run failed on " + node + ": " + e.getClass().getSimpleName());
             }
             record(operation, outcome);
         } finally {
@@ -124,15 +124,15 @@ public class OperationWorker {
         }
     }
 
-    private void record(LeasedOperation operation, RunOutcome outcome) {
+    private void record(LeasedOperation operation, ExecutionOutcome outcome) {
         boolean recorded = switch (outcome) {
-            case RunOutcome.Succeeded s -> lifecycle.finishRun(operation.ref(), node, OperationStatus.SUCCEEDED, null);
-            case RunOutcome.Failed f -> lifecycle.finishRun(operation.ref(), node, OperationStatus.FAILED, f.reason());
-            case RunOutcome.NeedsReview r ->
+            case ExecutionOutcome.Succeeded s -> lifecycle.finishRun(operation.ref(), node, OperationStatus.SUCCEEDED, null);
+            case ExecutionOutcome.Failed f -> lifecycle.finishRun(operation.ref(), node, OperationStatus.FAILED, f.reason());
+            case ExecutionOutcome.NeedsReview r ->
                     lifecycle.finishRun(operation.ref(), node, OperationStatus.NEEDS_REVIEW, r.reason());
-            case RunOutcome.AwaitingApproval a ->
+            case ExecutionOutcome.AwaitingApproval a ->
                     lifecycle.finishRun(operation.ref(), node, OperationStatus.AWAITING_APPROVAL, a.reason());
-            case RunOutcome.LeaseLost l -> true;
+            case ExecutionOutcome.LeaseLost l -> true;
         };
         if (!recorded) {
             log.warn("operation {} was taken over before its run on {} ended: its outcome is left to the new holder",

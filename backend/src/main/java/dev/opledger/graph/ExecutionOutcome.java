@@ -1,0 +1,23 @@
+package dev.opledger.graph;
+
+/** How an executor's run of an operation ended; the worker turns it into the operation's next status. */
+public sealed interface ExecutionOutcome {
+
+    record Succeeded() implements ExecutionOutcome {
+    }
+
+    record Failed(String reason) implements ExecutionOutcome {
+    }
+
+    /** Stopped where going on could duplicate an effect; a person decides. */
+    record NeedsReview(String reason) implements ExecutionOutcome {
+    }
+
+    /** Interrupted before an effect that needs approval; the run resumes after the decision. */
+    record AwaitingApproval(String reason) implements ExecutionOutcome {
+    }
+
+    /** The lease was lost to another node: nothing to record, that node goes on. */
+    record LeaseLost() implements ExecutionOutcome {
+    }
+}

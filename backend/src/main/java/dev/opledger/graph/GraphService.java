@@ -1,0 +1,57 @@
+package dev.opledger.graph;
+
+import dev.opledger.graph.internal.CheckpointTable;
+import dev.opledger.operation.OperationId;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.sql.DataSource;
+import org.bsc.langgraph4j.CompileConfig;
+import org.bsc.langgraph4j.GraphStateException;
+import org.bsc.langgraph4j.StateGraph;
+import org.bsc.langgraph4j.state.AgentState;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Service;
+
+/**
+ * The graph stage's façade: compiles graphs onto this node's checkpoint saver and reads
+ * threads' checkpoint histories. One per node; a second instance on the same DataSource is
+ * what another node (or a restarted one) would have.
+ */
+@Service
+public class GraphService {
+
+    private final PostgresCheckpointSaver saver;
+    private final CheckpointTable history;
+    private final Set<OperationId> running = ConcurrentHashMap.newKeySet();
+
+    public GraphService(DataSource dataSource) {
+        this.saver = new PostgresCheckpointSaver(dataSource);
+        this.history = new CheckpointTable(new JdbcTemplate(dataSource));
+    }
+
+    /**
+     * Compiles {@code graph} with this node's saver. Build the graph with a
+     * {@link JsonStateSerializer} so nodes see state as a resume will.
+     *
+     * @throws IllegalArgumentException when langgraph4j refuses the graph (missing edges, unknown interrupt nodes…)
+     */
+    public <S extends AgentState> GraphRunner<S> runner(StateGraph<S> graph, GraphOptions options) {
+        var config = CompileConfig.builder()
+                .checkpointSaver(saver)
+                .interruptsBefore(options.interruptBefore())
+                .interruptsAfter(options.interruptAfter())
+                .releaseThread(false)
+                .build();
+        try {
+            return new GraphRunner<>(graph.compile(config), saver, running);
+        } catch (GraphStateException e) {
+            throw new IllegalArgumentException("graph does not compile: " + e.getMessage(), e);
+        }
+    }
+
+    /** Every checkpoint the operation's thread has, newest first (released runs included). */
+    public List<CheckpointEntry> history(OperationId operationId) {
+        return history.history(operationId.value());
+    }
+}

@@ -1,0 +1,146 @@
+package dev.opledger.graph;
+
+import dev.opledger.graph.internal.CheckpointTable;
+import dev.opledger.graph.internal.StateJson;
+import dev.opledger.graph.internal.StoredCheckpoint;
+import dev.opledger.graph.internal.ThreadPositions;
+import dev.opledger.graph.internal.ThreadPositions.Position;
+import dev.opledger.operation.OperationId;
+import java.util.Collection;
+import java.util.Optional;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.bsc.langgraph4j.RunnableConfig;
+import org.bsc.langgraph4j.checkpoint.BaseCheckpointSaver;
+import org.bsc.langgraph4j.checkpoint.Checkpoint;
+import org.jspecify.annotations.Nullable;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * langgraph4j's checkpoint saver on the project's PostgreSQL ({@code graph_checkpoint}), one
+ * append-only log per thread, the thread named by an operationId. Every method is one SQL
+ * statement; nothing is locked in the JVM and no row is ever updated.
+ *
+ * <ul>
+ *   <li>{@link #put} appends, also when the config names a checkpoint (langgraph4j's memory
+ *       saver would replace that one in place): a state update or a replay from an older
+ *       checkpoint adds to the history, with the checkpoint it started from as parent.</li>
+ *   <li>{@link #get} reads the named checkpoint, or the newest; {@link #list} newest first.</li>
+ *   <li>{@link #release} is langgraph4j's end of a thread's run ({@code releaseThread}): the
+ *       checkpoints so far are returned and stop being state to resume (a new run on the thread
+ *       starts empty); their rows stay as history.</li>
+ * </ul>
+ *
+ * <p>Concurrency: a put is accepted only if the thread's newest checkpoint is still the one this
+ * saver last read or wrote for it, and two puts that saw the same newest checkpoint cannot both
+ * land (they take the same position, which is the primary key). Either case throws
+ * {@link CheckpointConflictException} and writes nothing, so two nodes running one thread by
+ * mistake cannot fork or interleave its history: the later writer fails. What the saver does
+ * not do is keep them from both running nodes: the worker's lease must (and effects must go
+ * through the effect gateway, as any node may run again). Within one JVM, one saver serves many
+ * threads but must not run the same thread twice at once ({@link GraphRunner} refuses that).
+ */
+public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
+
+    private final CheckpointTable table;
+    private final ThreadPositions positions = new ThreadPositions();
+
+    public PostgresCheckpointSaver(DataSource dataSource) {
+        this.table = new CheckpointTable(new JdbcTemplate(dataSource));
+    }
+
+    @Override
+    public Collection<Checkpoint> list(RunnableConfig config) {
+        return table.live(thread(config)).stream().map(PostgresCheckpointSaver::checkpoint).toList();
+    }
+
+    @Override
+    public Optional<Checkpoint> get(RunnableConfig config) {
+        UUID thread = thread(config);
+        if (config.checkPointId().isPresent()) {
+            UUID id = checkpointId(config.checkPointId().get());
+            var found = table.byId(thread, id);
+            found.ifPresent(f -> positions.saw(thread, id, f.head()));
+            return found.map(f -> checkpoint(f.checkpoint()));
+        }
+        var latest = table.latest(thread);
+        UUID head = latest.map(StoredCheckpoint::checkpointId).orElse(null);
+        positions.saw(thread, head, head);
+        return latest.map(PostgresCheckpointSaver::checkpoint);
+    }
+
+    @Override
+    public RunnableConfig put(RunnableConfig config, Checkpoint checkpoint) {
+        UUID thread = thread(config);
+        UUID id = checkpointId(checkpoint.getId());
+        Optional<Position> seen = positions.of(thread);
+        UUID parent = config.checkPointId().map(PostgresCheckpointSaver::checkpointId)
+                .orElse(seen.map(Position::base).orElse(null));
+        UUID expectedHead = seen.map(Position::head).orElse(null);
+        var append = new CheckpointTable.Append(id, checkpoint.getNodeId(), checkpoint.getNextNodeId(),
+                StateJson.write(checkpoint.getState()), parent, seen.isPresent(), expectedHead);
+        Optional<Integer> seq;
+        try {
+            seq = table.append(thread, append);
+        } catch (DuplicateKeyException e) {
+            throw new CheckpointConflictException(thread, "thread " + thread + ": another writer appended at the same "
+                    + "position, or checkpoint " + id + " is already stored; checkpoint after node "
+                    + checkpoint.getNodeId() + " not written", e);
+        }
+        if (seq.isEmpty()) {
+            throw new CheckpointConflictException(thread, "thread " + thread + " moved on since this saver saw "
+                    + (expectedHead == null ? "it empty" : "checkpoint " + expectedHead)
+                    + "; checkpoint after node " + checkpoint.getNodeId() + " not written");
+        }
+        positions.saw(thread, id, id);
+        return RunnableConfig.builder(config).checkPointId(checkpoint.getId()).build();
+    }
+
+    @Override
+    public Tag release(RunnableConfig config) {
+        UUID thread = thread(config);
+        var released = table.release(thread).stream().map(PostgresCheckpointSaver::checkpoint).toList();
+        positions.saw(thread, null, null);
+        return new Tag(threadId(config), released);
+    }
+
+    /** Drops what this saver remembers of the thread; its next read starts afresh. */
+    void forget(OperationId operationId) {
+        positions.forget(operationId.value());
+    }
+
+    CheckpointTable table() {
+        return table;
+    }
+
+    private UUID thread(RunnableConfig config) {
+        String threadId = threadId(config);
+        try {
+            return OperationId.parse(threadId).value();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("a thread is an operation: thread_id must be an operationId, not \""
+                    + threadId + "\"", e);
+        }
+    }
+
+    private static UUID checkpointId(@Nullable String id) {
+        if (id == null) {
+            throw new IllegalArgumentException("a checkpoint needs an id");
+        }
+        try {
+            return UUID.fromString(id);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("checkpoint ids are UUIDs (as langgraph4j makes them), not \"" + id + "\"", e);
+        }
+    }
+
+    static Checkpoint checkpoint(StoredCheckpoint stored) {
+        return Checkpoint.builder()
+                .id(stored.checkpointId().toString())
+                .state(StateJson.read(stored.stateJson()))
+                .nodeId(stored.nodeId())
+                .nextNodeId(stored.nextNodeId())
+                .build();
+    }
+}

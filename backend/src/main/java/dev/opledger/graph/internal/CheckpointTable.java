@@ -1,0 +1,177 @@
+package dev.opledger.graph.internal;
+
+import dev.opledger.graph.CheckpointEntry;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The statements on {@code graph_checkpoint}, each one round trip in autocommit. "Live" rows
+ * are those after the thread's last release; langgraph4j's reads see only those, the history
+ * sees every row.
+ */
+public final class CheckpointTable {
+
+    private static final String RELEASED_UP_TO =
+            "(SELECT coalesce(max(up_to_seq), 0) FROM graph_thread_release WHERE thread_id = ?)";
+
+    private static final String COLUMNS =
+            "c.seq, c.checkpoint_id, c.parent_id, c.node_id, c.next_node_id, c.state::text AS state, c.created_at";
+
+    private static final String LATEST = "SELECT " + COLUMNS + " FROM graph_checkpoint c "
+            + "WHERE c.thread_id = ? AND c.seq > " + RELEASED_UP_TO + " ORDER BY c.seq DESC LIMIT 1";
+
+    private static final String LIVE = "SELECT " + COLUMNS + " FROM graph_checkpoint c "
+            + "WHERE c.thread_id = ? AND c.seq > " + RELEASED_UP_TO + " ORDER BY c.seq DESC";
+
+    private static final String BY_ID = """
+            WITH live AS (SELECT %s AS up_to)
+            SELECT %s,
+                   (SELECT h.checkpoint_id FROM graph_checkpoint h
+                     WHERE h.thread_id = c.thread_id ORDER BY h.seq DESC LIMIT 1) AS head_id
+            FROM graph_checkpoint c, live
+            WHERE c.thread_id = ? AND c.checkpoint_id = ? AND c.seq > live.up_to
+            """.formatted(RELEASED_UP_TO, COLUMNS);
+
+    /**
+     * Appends at the head's seq + 1. With an expected head, inserts nothing when the thread's
+     * live head is another checkpoint; a concurrent writer that computed the same seq makes one
+     * of the two inserts fail on the primary key.
+     */
+    private static final String APPEND = """
+            WITH released AS (SELECT %s AS up_to),
+                 last AS (SELECT seq, checkpoint_id FROM graph_checkpoint WHERE thread_id = ?
+                          ORDER BY seq DESC LIMIT 1),
+                 head AS (SELECT coalesce(last.seq, 0) AS seq,
+                                 CASE WHEN last.seq > released.up_to THEN last.checkpoint_id END AS checkpoint_id
+                          FROM released LEFT JOIN last ON true)
+            INSERT INTO graph_checkpoint (thread_id, seq, checkpoint_id, parent_id, node_id, next_node_id, state)
+            SELECT ?, head.seq + 1, ?, coalesce(?::uuid, head.checkpoint_id), ?, ?, ?::jsonb
+            FROM head
+            WHERE NOT ? OR head.checkpoint_id IS NOT DISTINCT FROM ?::uuid
+            RETURNING seq
+            """.formatted(RELEASED_UP_TO);
+
+    private static final String RELEASE = """
+            WITH prior AS (SELECT %s AS up_to),
+                 head AS (SELECT max(seq) AS seq FROM graph_checkpoint WHERE thread_id = ?),
+                 released AS (
+                   INSERT INTO graph_thread_release (thread_id, up_to_seq)
+                   SELECT ?, head.seq FROM head, prior WHERE head.seq > prior.up_to
+                   ON CONFLICT DO NOTHING
+                   RETURNING up_to_seq)
+            SELECT %s FROM graph_checkpoint c, prior, released
+            WHERE c.thread_id = ? AND c.seq > prior.up_to AND c.seq <= released.up_to_seq
+            ORDER BY c.seq DESC
+            """.formatted(RELEASED_UP_TO, COLUMNS);
+
+    private static final String HISTORY = """
+            SELECT seq, checkpoint_id, parent_id, node_id, next_node_id, created_at
+            FROM graph_checkpoint WHERE thread_id = ? ORDER BY seq DESC
+            """;
+
+    private final JdbcTemplate jdbc;
+
+    public CheckpointTable(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** A checkpoint and the thread's newest checkpoint at the time it was read. */
+    public record Found(StoredCheckpoint checkpoint, UUID head) {
+    }
+
+    public Optional<StoredCheckpoint> latest(UUID thread) {
+        return jdbc.query(LATEST, s -> bindThreadTwice(s, thread), CheckpointTable::stored).stream().findFirst();
+    }
+
+    public List<StoredCheckpoint> live(UUID thread) {
+        return jdbc.query(LIVE, s -> bindThreadTwice(s, thread), CheckpointTable::stored);
+    }
+
+    public Optional<Found> byId(UUID thread, UUID checkpointId) {
+        return jdbc.query(BY_ID, s -> {
+            s.setObject(1, thread);
+            s.setObject(2, thread);
+            s.setObject(3, checkpointId);
+        }, (row, n) -> new Found(stored(row, n), row.getObject("head_id", UUID.class))).stream().findFirst();
+    }
+
+    /** The new checkpoint's seq, or empty when the live head was not {@code expectedHead}. */
+    public Optional<Integer> append(UUID thread, Append append) {
+        return jdbc.query(APPEND, s -> bindAppend(s, thread, append), (row, n) -> row.getInt("seq")).stream().findFirst();
+    }
+
+    /**
+     * What to append.
+     *
+     * @param parent the checkpoint the new one derives from; null means the live head
+     * @param checked whether to insert only while the live head is {@code expectedHead}
+     *     (null: the thread has no live checkpoint)
+     */
+    public record Append(UUID checkpointId, String nodeId, String nextNodeId, String stateJson,
+            @Nullable UUID parent, boolean checked, @Nullable UUID expectedHead) {
+    }
+
+    /** Marks the live checkpoints as a released run and returns them, newest first. */
+    public List<StoredCheckpoint> release(UUID thread) {
+        return jdbc.query(RELEASE, s -> {
+            s.setObject(1, thread);
+            s.setObject(2, thread);
+            s.setObject(3, thread);
+            s.setObject(4, thread);
+        }, CheckpointTable::stored);
+    }
+
+    public List<CheckpointEntry> history(UUID thread) {
+        return jdbc.query(HISTORY, s -> s.setObject(1, thread), (row, n) -> new CheckpointEntry(
+                row.getInt("seq"),
+                row.getObject("checkpoint_id", UUID.class),
+                row.getObject("parent_id", UUID.class),
+                row.getString("node_id"),
+                row.getString("next_node_id"),
+                row.getTimestamp("created_at").toInstant()));
+    }
+
+    private static void bindThreadTwice(PreparedStatement statement, UUID thread) throws SQLException {
+        statement.setObject(1, thread);
+        statement.setObject(2, thread);
+    }
+
+    private static void bindAppend(PreparedStatement statement, UUID thread, Append append) throws SQLException {
+        statement.setObject(1, thread);
+        statement.setObject(2, thread);
+        statement.setObject(3, thread);
+        statement.setObject(4, append.checkpointId());
+        setNullableUuid(statement, 5, append.parent());
+        statement.setString(6, append.nodeId());
+        statement.setString(7, append.nextNodeId());
+        statement.setString(8, append.stateJson());
+        statement.setBoolean(9, append.checked());
+        setNullableUuid(statement, 10, append.expectedHead());
+    }
+
+    private static void setNullableUuid(PreparedStatement statement, int index, @Nullable UUID value) throws SQLException {
+        if (value == null) {
+            statement.setNull(index, Types.OTHER);
+        } else {
+            statement.setObject(index, value);
+        }
+    }
+
+    private static StoredCheckpoint stored(ResultSet row, int rowNum) throws SQLException {
+        return new StoredCheckpoint(
+                row.getInt("seq"),
+                row.getObject("checkpoint_id", UUID.class),
+                row.getObject("parent_id", UUID.class),
+                row.getString("node_id"),
+                row.getString("next_node_id"),
+                row.getString("state"),
+                row.getTimestamp("created_at").toInstant());
+    }
+}
