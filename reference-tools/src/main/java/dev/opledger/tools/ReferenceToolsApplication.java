@@ -3,6 +3,7 @@ package dev.opledger.tools;
 import dev.opledger.tools.database.OwnSchema;
 import dev.opledger.tools.effect.EffectLog;
 import dev.opledger.tools.fault.Faults;
+import dev.opledger.tools.inventory.InventoryTools;
 import dev.opledger.tools.mcp.McpEndpoint;
 import java.util.Map;
 import org.springframework.boot.SpringApplication;
@@ -42,7 +43,8 @@ import org.springframework.context.annotation.Import;
         OwnSchema.class,
         EffectLog.class,
         Faults.class,
-        McpEndpoint.class})
+        McpEndpoint.class,
+        InventoryTools.class})
 public final class ReferenceToolsApplication {
 
     /** The name of the settings file ({@code reference-tools.yaml}). */
