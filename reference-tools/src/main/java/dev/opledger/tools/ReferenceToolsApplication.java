@@ -5,6 +5,7 @@ import dev.opledger.tools.effect.EffectLog;
 import dev.opledger.tools.fault.Faults;
 import dev.opledger.tools.inventory.InventoryTools;
 import dev.opledger.tools.mcp.McpEndpoint;
+import dev.opledger.tools.payment.PaymentTools;
 import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
@@ -44,7 +45,8 @@ import org.springframework.context.annotation.Import;
         EffectLog.class,
         Faults.class,
         McpEndpoint.class,
-        InventoryTools.class})
+        InventoryTools.class,
+        PaymentTools.class})
 public final class ReferenceToolsApplication {
 
     /** The name of the settings file ({@code reference-tools.yaml}). */
