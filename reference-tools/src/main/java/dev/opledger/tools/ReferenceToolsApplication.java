@@ -5,6 +5,7 @@ import dev.opledger.tools.effect.EffectLog;
 import dev.opledger.tools.fault.Faults;
 import dev.opledger.tools.inventory.InventoryTools;
 import dev.opledger.tools.mcp.McpEndpoint;
+import dev.opledger.tools.message.MessageTools;
 import dev.opledger.tools.payment.PaymentTools;
 import java.util.Map;
 import org.springframework.boot.SpringApplication;
@@ -46,7 +47,8 @@ import org.springframework.context.annotation.Import;
         Faults.class,
         McpEndpoint.class,
         InventoryTools.class,
-        PaymentTools.class})
+        PaymentTools.class,
+        MessageTools.class})
 public final class ReferenceToolsApplication {
 
     /** The name of the settings file ({@code reference-tools.yaml}). */
