@@ -7,6 +7,7 @@ import dev.opledger.tools.inventory.InventoryTools;
 import dev.opledger.tools.mcp.McpEndpoint;
 import dev.opledger.tools.message.MessageTools;
 import dev.opledger.tools.payment.PaymentTools;
+import dev.opledger.tools.points.PointsTools;
 import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
@@ -48,7 +49,8 @@ import org.springframework.context.annotation.Import;
         McpEndpoint.class,
         InventoryTools.class,
         PaymentTools.class,
-        MessageTools.class})
+        MessageTools.class,
+        PointsTools.class})
 public final class ReferenceToolsApplication {
 
     /** The name of the settings file ({@code reference-tools.yaml}). */
