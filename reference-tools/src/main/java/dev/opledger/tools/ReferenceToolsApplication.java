@@ -8,6 +8,7 @@ import dev.opledger.tools.mcp.McpEndpoint;
 import dev.opledger.tools.message.MessageTools;
 import dev.opledger.tools.payment.PaymentTools;
 import dev.opledger.tools.points.PointsTools;
+import dev.opledger.tools.shipping.ShippingTools;
 import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
@@ -50,7 +51,8 @@ import org.springframework.context.annotation.Import;
         InventoryTools.class,
         PaymentTools.class,
         MessageTools.class,
-        PointsTools.class})
+        PointsTools.class,
+        ShippingTools.class})
 public final class ReferenceToolsApplication {
 
     /** The name of the settings file ({@code reference-tools.yaml}). */
