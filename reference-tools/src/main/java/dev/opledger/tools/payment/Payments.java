@@ -1,0 +1,58 @@
+package dev.opledger.tools.payment;
+
+import dev.opledger.tools.effect.EffectLog;
+import dev.opledger.tools.toolkit.ToolArguments;
+import dev.opledger.tools.toolkit.ToolOutcome;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.annotation.Transactional;
+
+/** Captured payments, in the server's own schema. */
+class Payments {
+
+    private final JdbcClient jdbc;
+    private final EffectLog effects;
+
+    Payments(JdbcClient jdbc, EffectLog effects) {
+        this.jdbc = jdbc;
+        this.effects = effects;
+    }
+
+    /** Captures once per idempotency key; calls with one key are serialised by an advisory lock. */
+    @Transactional
+    ToolOutcome capture(PaymentRequest request, ToolArguments arguments) {
+        Optional<Payment> existing = request.idempotencyKey().flatMap(this::lockedByKey);
+        if (existing.isPresent()) {
+            return request.matches(existing.get())
+                    ? existing.get().asOutcome(true)
+                    : new ToolOutcome.Failure("IDEMPOTENCY_KEY_REUSED", "idempotency key '"
+                            + request.idempotencyKey().orElseThrow() + "' was used for another payment ("
+                            + existing.get().amount().stripTrailingZeros().toPlainString() + " "
+                            + existing.get().currency() + ")");
+        }
+        UUID id = UUID.randomUUID();
+        Payment payment = jdbc.sql("""
+                INSERT INTO reference_tools.payment
+                    (payment_id, amount, currency, idempotency_key, operation_id, step_key)
+                VALUES (?, ?, ?, ?, ?, ?)
+                RETURNING *""")
+                .params(id, request.amount(), request.currency(), request.idempotencyKey().orElse(null),
+                        arguments.operationId(), arguments.stepKey())
+                .query(Payment.class)
+                .single();
+        effects.record(CapturePaymentTool.NAME, arguments, request.idempotencyKey().orElse(null), id.toString());
+        return payment.asOutcome(false);
+    }
+
+    private Optional<Payment> lockedByKey(String idempotencyKey) {
+        jdbc.sql("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")
+                .param("capture_payment:" + idempotencyKey)
+                .query()
+                .listOfRows();
+        return jdbc.sql("SELECT * FROM reference_tools.payment WHERE idempotency_key = ?")
+                .param(idempotencyKey)
+                .query(Payment.class)
+                .optional();
+    }
+}

@@ -1,0 +1,9 @@
+/**
+ * Payment: {@code capture_payment}, keyed like reserve_inventory: a repeat with the same
+ * idempotency key returns the committed payment; the same key with another amount or currency is
+ * refused.
+ */
+@NullMarked
+package dev.opledger.tools.payment;
+
+import org.jspecify.annotations.NullMarked;
