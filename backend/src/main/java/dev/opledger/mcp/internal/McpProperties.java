@@ -69,9 +69,16 @@ public record McpProperties(@DefaultValue Map<String, Server> servers) {
             return url == null;
         }
 
-        /** Where it is, for messages: the URL, or the command line. */
+        /**
+         * Where it is, for logs and messages: the URL without user info or query (either may
+         * carry a credential), or the command line.
+         */
         String location() {
-            return url != null ? url.toString() : command + (args.isEmpty() ? "" : " " + String.join(" ", args));
+            if (url != null) {
+                return url.getScheme() + "://" + url.getHost() + (url.getPort() == -1 ? "" : ":" + url.getPort())
+                        + (url.getRawPath() == null ? "" : url.getRawPath());
+            }
+            return command + (args.isEmpty() ? "" : " " + String.join(" ", args));
         }
     }
 }

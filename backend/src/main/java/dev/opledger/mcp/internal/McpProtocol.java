@@ -11,7 +11,10 @@ public enum McpProtocol {
     AUTO("auto"),
     /** The stateless revision: {@code server/discover}, every request carries its own version. */
     MODERN("2026-07-28"),
-    /** The revision with the {@code initialize} handshake and a session. */
+    /**
+     * The revision with the {@code initialize} handshake and a session; the handshake may settle
+     * on an older handshake revision the server prefers and the SDK speaks (2025-06-18, 2025-03-26).
+     */
     CLASSIC("2025-11-25");
 
     private final String value;

@@ -89,4 +89,12 @@ class McpPropertiesTest {
                 .run(context -> assertThat(context).getFailure().rootCause()
                         .hasMessageContaining("headers apply to HTTP servers only"));
     }
+
+    @Test
+    void aLocationNeverShowsCredentialsOfTheUrl() {
+        var server = McpProperties.Server.http(URI.create("https://user:secret@tools.example:8443/mcp?key=secret"),
+                McpProtocol.AUTO, Duration.ofSeconds(1), Map.of());
+
+        assertThat(server.location()).isEqualTo("https://tools.example:8443/mcp");
+    }
 }
