@@ -20,6 +20,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.catalina.Context;
 import org.apache.catalina.startup.Tomcat;
 import org.junit.jupiter.api.AfterAll;
@@ -37,6 +38,7 @@ class ClassicOnlyServerIT {
     private static Tomcat tomcat;
     private static McpSyncServer server;
     private static URI url;
+    private static final AtomicReference<Map<String, Object>> lastMeta = new AtomicReference<>();
 
     private McpToolClient client;
 
@@ -52,9 +54,12 @@ class ClassicOnlyServerIT {
                                         "{\"type\":\"object\",\"properties\":{\"sku\":{\"type\":\"string\"}}}")
                                 .annotations(new ToolAnnotations("Look up", true, false, true, false, null))
                                 .build())
-                        .callHandler((exchange, request) -> CallToolResult.builder()
-                                .addTextContent("{\"sku\":\"" + request.arguments().get("sku") + "\",\"onHand\":3}")
-                                .isError(false).build())
+                        .callHandler((exchange, request) -> {
+                            lastMeta.set(request.meta() == null ? Map.of() : request.meta());
+                            return CallToolResult.builder()
+                                    .addTextContent("{\"sku\":\"" + request.arguments().get("sku") + "\",\"onHand\":3}")
+                                    .isError(false).build();
+                        })
                         .build())
                 .build();
         tomcat = new Tomcat();
@@ -112,5 +117,14 @@ class ClassicOnlyServerIT {
         assertThatThrownBy(() -> client.call(new ToolRef("shop", "lookup"), Map.of("sku", "SKU-MUG")))
                 .isInstanceOf(ToolTransportException.class)
                 .hasMessageContaining("MCP 2026-07-28");
+    }
+
+    @Test
+    void theOperationIdAndStepKeyGoAlongAsRequestMeta() throws Exception {
+        client(McpProtocol.CLASSIC).call(new ToolRef("shop", "lookup"),
+                Map.of("sku", "SKU-MUG", "operationId", "op-1", "stepKey", "look"));
+
+        assertThat(lastMeta.get()).containsEntry("dev.opledger/operationId", "op-1")
+                .containsEntry("dev.opledger/stepKey", "look");
     }
 }
