@@ -26,6 +26,8 @@ import org.slf4j.LoggerFactory;
 final class ModernConnection implements McpConnection {
 
     private static final Logger log = LoggerFactory.getLogger(ModernConnection.class);
+    /** How long a stdio server gets to exit after its input closes, then after SIGTERM. */
+    private static final Duration STDIO_SHUTDOWN_TIME = Duration.ofSeconds(2);
 
     private final McpClientTransport transport;
     private final McpSyncClient client;
@@ -104,6 +106,7 @@ final class ModernConnection implements McpConnection {
         ServerParameters parameters = ServerParameters.builder(server.command()).args(server.args()).build();
         return StdioMcpClientTransport.builder(parameters)
                 .stderrConsumer(line -> log.debug("[{} stderr] {}", name, line))
+                .shutdownTimeout(STDIO_SHUTDOWN_TIME)
                 .start();
     }
 }
