@@ -1,0 +1,25 @@
+package dev.opledger.mcp.internal;
+
+import dev.opledger.mcp.ToolHints;
+import dev.opledger.mcp.ToolReply;
+import java.util.Map;
+
+/**
+ * An SDK client of one server in one revision. Thread-safe: concurrent calls share it. Failures
+ * come as the SDK's unchecked exceptions; {@link Failures} tells what they mean.
+ */
+sealed interface McpConnection extends AutoCloseable permits ModernConnection, ClassicConnection {
+
+    /** {@link McpProtocol#MODERN} or {@link McpProtocol#CLASSIC}. */
+    McpProtocol protocol();
+
+    /** One {@code tools/call}, with {@code meta} as the request's {@code _meta}. */
+    ToolReply call(String tool, Map<String, Object> arguments, Map<String, Object> meta);
+
+    /** Every tool the server lists (all pages), with its annotations. */
+    Map<String, ToolHints> tools();
+
+    /** Releases the client; a stdio server's process is stopped. Never throws. */
+    @Override
+    void close();
+}

@@ -1,0 +1,133 @@
+package dev.opledger.mcp.internal;
+
+import dev.opledger.mcp.ToolClient;
+import dev.opledger.mcp.ToolHints;
+import dev.opledger.mcp.ToolRef;
+import dev.opledger.mcp.ToolReply;
+import dev.opledger.mcp.ToolTransportException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+import org.springframework.stereotype.Component;
+
+/**
+ * {@link ToolClient} on the MCP Java SDK, for the servers of {@code opledger.mcp.servers}. A
+ * server's client is made on its first use and shared by all threads; {@code auto} finds its
+ * revision once. A tool's own error and a request the server refused are replies; every other
+ * failure leaves the outcome unknown and is a {@link ToolTransportException}.
+ *
+ * <p>Arguments and results can hold personal data: they are logged at DEBUG only. The call's
+ * {@code operationId} and {@code stepKey} go along as request {@code _meta}
+ * ({@value #OPERATION_META}, {@value #STEP_META}) for the server's logs, and into the MDC.
+ */
+@Component
+public class McpToolClient implements ToolClient, AutoCloseable {
+
+    static final String OPERATION_META = "dev.opledger/operationId";
+    static final String STEP_META = "dev.opledger/stepKey";
+
+    private static final Logger log = LoggerFactory.getLogger(McpToolClient.class);
+
+    private final Map<String, ConfiguredServer> servers;
+
+    public McpToolClient(McpProperties properties) {
+        Map<String, ConfiguredServer> servers = new LinkedHashMap<>();
+        properties.servers().forEach((name, settings) -> servers.put(name, new ConfiguredServer(name, settings)));
+        this.servers = Map.copyOf(servers);
+    }
+
+    /**
+     * @throws IllegalArgumentException if no server of that name is configured
+     */
+    @Override
+    public ToolReply call(ToolRef tool, Map<String, Object> arguments) throws ToolTransportException {
+        ConfiguredServer server = server(tool.server());
+        try (var operation = mdc("operationId", arguments.get("operationId"))) {
+            McpConnection connection = server.connection();
+            log.debug("calling {} ({}) with {}", tool, connection.protocol(), arguments);
+            try {
+                ToolReply reply = connection.call(tool.tool(), arguments, meta(arguments));
+                log.debug("{} answered {}", tool, reply);
+                return reply;
+            } catch (RuntimeException e) {
+                Optional<String> refusal = Failures.refusal(e);
+                if (refusal.isPresent()) {
+                    log.debug("{}: {}", tool, refusal.get());
+                    return Replies.refused(refusal.get());
+                }
+                if (Failures.find(e, InterruptedException.class) != null) {
+                    Thread.currentThread().interrupt();
+                }
+                log.debug("call of {} failed", tool, e);
+                server.failed(connection);
+                throw new ToolTransportException("call of " + tool + " (MCP " + connection.protocol() + "): "
+                        + Failures.reason(e, server.settings().timeout()) + "; it may or may not have run", e);
+            }
+        }
+    }
+
+    /** Empty when the server is not configured or cannot be reached, or does not list the tool. */
+    @Override
+    public Optional<ToolHints> hints(ToolRef tool) {
+        ConfiguredServer server = servers.get(tool.server());
+        if (server == null) {
+            log.warn("no MCP server {} is configured (opledger.mcp.servers): no hints for {}", tool.server(), tool);
+            return Optional.empty();
+        }
+        return server.hints(tool.tool());
+    }
+
+    /**
+     * The revision spoken with the server: the configured one, or for {@code auto} the one found by
+     * probing; empty while an {@code auto} server has not been reached yet.
+     *
+     * @throws IllegalArgumentException if no server of that name is configured
+     */
+    public Optional<McpProtocol> protocol(String server) {
+        return server(server).protocol();
+    }
+
+    @Override
+    public void close() {
+        servers.values().forEach(ConfiguredServer::close);
+    }
+
+    private ConfiguredServer server(String name) {
+        ConfiguredServer server = servers.get(name);
+        if (server == null) {
+            throw new IllegalArgumentException("no MCP server '" + name + "' is configured: set opledger.mcp.servers."
+                    + name + ".url (or .command); configured: " + servers.keySet());
+        }
+        return server;
+    }
+
+    private static Map<String, Object> meta(Map<String, Object> arguments) {
+        Map<String, Object> meta = new LinkedHashMap<>();
+        if (arguments.get("operationId") instanceof String operationId) {
+            meta.put(OPERATION_META, operationId);
+        }
+        if (arguments.get("stepKey") instanceof String stepKey) {
+            meta.put(STEP_META, stepKey);
+        }
+        return meta;
+    }
+
+    private static AutoCloseable0 mdc(String key, @Nullable Object value) {
+        if (value == null || MDC.get(key) != null) {
+            return () -> { };
+        }
+        MDC.put(key, value.toString());
+        return () -> MDC.remove(key);
+    }
+
+    /** An {@link AutoCloseable} whose close throws nothing. */
+    @FunctionalInterface
+    private interface AutoCloseable0 extends AutoCloseable {
+        @Override
+        void close();
+    }
+}

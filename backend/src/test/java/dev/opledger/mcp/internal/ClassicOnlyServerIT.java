@@ -1,0 +1,130 @@
+package dev.opledger.mcp.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.opledger.mcp.ToolHints;
+import dev.opledger.mcp.ToolRef;
+import dev.opledger.mcp.ToolReply;
+import dev.opledger.mcp.ToolTransportException;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
+import java.net.URI;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.catalina.Context;
+import org.apache.catalina.startup.Tomcat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code auto} against a streamable HTTP server that speaks only 2025-11-25 (the SDK's classic
+ * server on an embedded Tomcat): the {@code server/discover} probe is refused, so the client
+ * initializes instead and remembers that. Its tool answers text only, a JSON object.
+ */
+class ClassicOnlyServerIT {
+
+    private static Tomcat tomcat;
+    private static McpSyncServer server;
+    private static URI url;
+    private static final AtomicReference<Map<String, Object>> lastMeta = new AtomicReference<>();
+
+    private McpToolClient client;
+
+    @BeforeAll
+    static void startAClassicOnlyServer() throws Exception {
+        var transport = HttpServletStreamableServerTransportProvider.builder().mcpEndpoint("/mcp").build();
+        server = McpServer.sync(transport)
+                .serverInfo("classic-only", "1")
+                .capabilities(ServerCapabilities.builder().tools(false).build())
+                .tools(SyncToolSpecification.builder()
+                        .tool(Tool.builder().name("lookup")
+                                .inputSchema(McpJsonDefaults.getMapper(),
+                                        "{\"type\":\"object\",\"properties\":{\"sku\":{\"type\":\"string\"}}}")
+                                .annotations(new ToolAnnotations("Look up", true, false, true, false, null))
+                                .build())
+                        .callHandler((exchange, request) -> {
+                            lastMeta.set(request.meta() == null ? Map.of() : request.meta());
+                            return CallToolResult.builder()
+                                    .addTextContent("{\"sku\":\"" + request.arguments().get("sku") + "\",\"onHand\":3}")
+                                    .isError(false).build();
+                        })
+                        .build())
+                .build();
+        tomcat = new Tomcat();
+        tomcat.setBaseDir(Files.createTempDirectory("classic-only-tomcat").toString());
+        tomcat.setPort(0);
+        tomcat.getConnector().setProperty("address", "127.0.0.1");
+        Context context = tomcat.addContext("", null);
+        Tomcat.addServlet(context, "mcp", transport).setAsyncSupported(true);
+        context.addServletMappingDecoded("/mcp", "mcp");
+        tomcat.start();
+        url = URI.create("http://127.0.0.1:" + tomcat.getConnector().getLocalPort() + "/mcp");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        server.closeGracefully();
+        tomcat.stop();
+        tomcat.destroy();
+    }
+
+    @AfterEach
+    void closeClient() {
+        client.close();
+    }
+
+    private McpToolClient client(McpProtocol protocol) {
+        client = new McpToolClient(new McpProperties(Map.of("shop",
+                McpProperties.Server.http(url, protocol, Duration.ofSeconds(10), Map.of()))));
+        return client;
+    }
+
+    @Test
+    void autoFallsBackToInitializeAndParsesAJsonTextAnswer() throws Exception {
+        var client = client(McpProtocol.AUTO);
+
+        ToolReply reply = client.call(new ToolRef("shop", "lookup"), Map.of("sku", "SKU-MUG"));
+        ToolReply again = client.call(new ToolRef("shop", "lookup"), Map.of("sku", "SKU-MUG"));
+
+        assertThat(reply.error()).isFalse();
+        assertThat(reply.content()).containsEntry("sku", "SKU-MUG").containsEntry("onHand", 3);
+        assertThat(again).isEqualTo(reply);
+        assertThat(client.protocol("shop")).contains(McpProtocol.CLASSIC);
+    }
+
+    @Test
+    void hintsComeFromTheClassicListing() {
+        assertThat(client(McpProtocol.AUTO).hints(new ToolRef("shop", "lookup")))
+                .contains(new ToolHints(true, true, false, false));
+    }
+
+    @Test
+    void forcingTheModernRevisionOnItLeavesEveryCallUnanswered() {
+        var client = client(McpProtocol.MODERN);
+
+        assertThatThrownBy(() -> client.call(new ToolRef("shop", "lookup"), Map.of("sku", "SKU-MUG")))
+                .isInstanceOf(ToolTransportException.class)
+                .hasMessageContaining("MCP 2026-07-28");
+    }
+
+    @Test
+    void theOperationIdAndStepKeyGoAlongAsRequestMeta() throws Exception {
+        client(McpProtocol.CLASSIC).call(new ToolRef("shop", "lookup"),
+                Map.of("sku", "SKU-MUG", "operationId", "op-1", "stepKey", "look"));
+
+        assertThat(lastMeta.get()).containsEntry("dev.opledger/operationId", "op-1")
+                .containsEntry("dev.opledger/stepKey", "look");
+    }
+}
