@@ -44,12 +44,13 @@ public class ClassificationService {
             return recorded.get();
         }
         Optional<ToolHints> annotations = hints.get();
-        RepeatClass derived = annotations.map(ClassificationService::derive).orElse(RepeatClass.NEVER_REPEAT);
-        String reason = annotations.isPresent()
-                ? "from MCP annotations " + describe(annotations.get())
-                : "no annotations: assumed never-repeat";
-        return repository.record(new ToolClass(tool.server(), tool.tool(), derived, ClassSource.ANNOTATIONS, null, reason),
-                annotations.orElse(null), null);
+        if (annotations.isEmpty()) {
+            // not recorded: the server may only be unreachable now, and a recorded guess would stick
+            return new ToolClass(tool.server(), tool.tool(), RepeatClass.NEVER_REPEAT, ClassSource.ANNOTATIONS, null,
+                    "no annotations seen: assumed never-repeat");
+        }
+        return repository.record(new ToolClass(tool.server(), tool.tool(), derive(annotations.get()),
+                ClassSource.ANNOTATIONS, null, "from MCP annotations " + describe(annotations.get())), annotations.get(), null);
     }
 
     public List<ToolClass> all() {

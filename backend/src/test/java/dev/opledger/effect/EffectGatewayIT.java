@@ -168,5 +168,7 @@ class EffectGatewayIT {
 
         assertThat(toolClass.repeatClass()).isEqualTo(dev.opledger.classification.RepeatClass.NEVER_REPEAT);
         assertThat(toolClass.reason()).contains("no annotations");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM tool_classification WHERE server = 'unknown-server'",
+                Long.class)).as("a guess is not recorded: the server may only be unreachable now").isZero();
     }
 }
