@@ -56,10 +56,6 @@ public class AttestService {
         this.apps = new HashSet<>(properties.apps().stream().map(AppId::new).toList());
     }
 
-    public AttestMode mode() {
-        return properties.mode();
-    }
-
     /** A fresh 32-byte challenge, single use, for this subject only. */
     public IssuedChallenge issueChallenge(SubjectId subject) {
         byte[] challenge = new byte[ClientData.CHALLENGE_BYTES];

@@ -2,11 +2,7 @@ package dev.opledger.audit;
 
 import dev.opledger.audit.internal.AuditEntry;
 import dev.opledger.audit.internal.AuditEntryRepository;
-import java.util.List;
 import org.jspecify.annotations.Nullable;
-import org.springframework.data.domain.PageRequest;
-import org.springframework.data.domain.Sort;
-import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
@@ -28,12 +24,5 @@ public class AuditService {
     public void record(String actor, String action, @Nullable String target, @Nullable String detail,
             @Nullable String clientAddress) {
         entries.save(new AuditEntry(actor, action, target, detail, clientAddress));
-    }
-
-    @PreAuthorize("hasRole('ADMIN')")
-    @Transactional(readOnly = true)
-    public List<AuditRecord> recent(int page, int size) {
-        return entries.findAll(PageRequest.of(page, size, Sort.by(Sort.Direction.DESC, "id"))).stream()
-                .map(AuditEntry::toRecord).toList();
     }
 }

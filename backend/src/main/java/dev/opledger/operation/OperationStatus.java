@@ -12,9 +12,5 @@ public enum OperationStatus {
     FAILED,
     CANCELLED,
     /** Stopped where repeating an effect could duplicate it; a person decides. */
-    NEEDS_REVIEW;
-
-    public boolean isTerminal() {
-        return this == SUCCEEDED || this == FAILED || this == CANCELLED;
-    }
+    NEEDS_REVIEW
 }

@@ -25,10 +25,6 @@ public record PayloadHash(byte[] bytes) {
         }
     }
 
-    public static PayloadHash fromHex(String hex) {
-        return new PayloadHash(HEX.parseHex(hex));
-    }
-
     @Override
     public byte[] bytes() {
         return bytes.clone();

@@ -1,6 +1,5 @@
 package dev.opledger.audit.internal;
 
-import dev.opledger.audit.AuditRecord;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.GeneratedValue;
@@ -46,9 +45,5 @@ public class AuditEntry {
         this.target = target;
         this.detail = detail;
         this.clientAddress = clientAddress;
-    }
-
-    public AuditRecord toRecord() {
-        return new AuditRecord(occurredAt, actor, action, target, detail, clientAddress);
     }
 }

@@ -1,12 +1,8 @@
 package dev.opledger.audit.internal;
 
-import org.springframework.data.domain.Page;
-import org.springframework.data.domain.Pageable;
 import org.springframework.data.repository.Repository;
 
 public interface AuditEntryRepository extends Repository<AuditEntry, Long> {
 
     AuditEntry save(AuditEntry entry);
-
-    Page<AuditEntry> findAll(Pageable pageable);
 }

@@ -46,10 +46,6 @@ public class OperationWorker {
         this.slots = new Semaphore(properties.concurrency());
     }
 
-    public String node() {
-        return node;
-    }
-
     public void start() {
         if (running.compareAndSet(false, true)) {
             poller = Thread.ofVirtual().name("worker-poll-" + node).start(this::poll);
@@ -73,11 +69,6 @@ public class OperationWorker {
                 Thread.currentThread().interrupt();
             }
         }
-    }
-
-    /** The refs this worker runs now (for tests and the console). */
-    public Set<Long> holding() {
-        return Set.copyOf(held.keySet());
     }
 
     private void poll() {
