@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.opledger.testing.ApiClient;
 import dev.opledger.testing.TestTokens;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -80,7 +79,7 @@ class EmbeddedDatabaseIT {
         Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxrwxrwx"));
         Process process = NodeProcess.start(prefix, List.of("-Djava.io.tmpdir=" + tmp), port, running.log(),
                 "--opledger.database.local-host=127.0.0.1",
-                "--opledger.database.local-port=" + closedPort(),
+                "--opledger.database.local-port=" + NodeProcess.freePort(), // closed again: nothing listens there
                 "--opledger.database.embedded-directory=" + data,
                 "--opledger.attest.mode=optional");
         try {
@@ -94,11 +93,5 @@ class EmbeddedDatabaseIT {
 
     private static boolean postgresUserExists() throws IOException {
         return Files.readAllLines(Path.of("/etc/passwd")).stream().anyMatch(line -> line.startsWith("postgres:"));
-    }
-
-    private static int closedPort() throws IOException {
-        try (var socket = new ServerSocket(0)) {
-            return socket.getLocalPort(); // closed again on return: nothing listens there
-        }
     }
 }

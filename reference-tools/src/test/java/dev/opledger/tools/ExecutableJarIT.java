@@ -2,6 +2,7 @@ package dev.opledger.tools;
 
 import static dev.opledger.tools.McpClients.call;
 import static dev.opledger.tools.McpClients.step;
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.opledger.testing.TestDatabase;
@@ -10,7 +11,6 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -50,19 +50,19 @@ class ExecutableJarIT {
     }
 
     private static void awaitStarted(io.modelcontextprotocol.modern.client.McpSyncClient client, Process process,
-            Path log) throws Exception {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
-        while (true) {
-            try {
-                client.discover();
-                return;
-            } catch (RuntimeException notYet) {
-                if (!process.isAlive() || Instant.now().isAfter(deadline)) {
-                    throw new AssertionError("the jar did not start:\n" + Files.readString(log), notYet);
-                }
-                Thread.sleep(200);
-            }
-        }
+            Path log) {
+        await("the jar answering server/discover").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> {
+                    if (!process.isAlive()) {
+                        throw new AssertionError("the jar did not start:\n" + Files.readString(log));
+                    }
+                    try {
+                        client.discover();
+                        return true;
+                    } catch (RuntimeException notYet) {
+                        return false;
+                    }
+                });
     }
 
     private static int freePort() throws IOException {
