@@ -5,6 +5,7 @@ import dev.opledger.operation.OperationStatus;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
@@ -54,6 +55,24 @@ public class LifecycleService {
     /** A person's decision on an operation that no worker holds: {@code from} → {@code to}. */
     public boolean decide(long ref, OperationStatus from, OperationStatus to, String actor, String reason) {
         return statements.decide(ref, from, to, actor, reason);
+    }
+
+    /**
+     * Records a person's approval of an operation in AWAITING_APPROVAL and hands it back to the
+     * workers (→ ACCEPTED), in one statement. False when it is not awaiting approval (any more).
+     */
+    public boolean approve(long ref, String actor, @Nullable String reason) {
+        return statements.decideApproval(ref, true, actor, reason);
+    }
+
+    /** As {@link #approve}, for a rejection: the resumed graph undoes its effects and ends FAILED. */
+    public boolean reject(long ref, String actor, @Nullable String reason) {
+        return statements.decideApproval(ref, false, actor, reason);
+    }
+
+    /** The decision on the operation's approval, once a person made it. */
+    public Optional<ApprovalDecision> approval(long ref) {
+        return statements.approval(ref);
     }
 
     public List<TransitionRecord> transitions(long ref) {

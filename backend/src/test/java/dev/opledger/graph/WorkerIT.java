@@ -153,4 +153,35 @@ class WorkerIT {
                 .containsExactly("ACCEPTED>RUNNING@node-x",
                         "RUNNING>AWAITING_APPROVAL@node-x", "AWAITING_APPROVAL>ACCEPTED@console:admin");
     }
+
+    @Test
+    void anApprovalDecisionIsRecordedOnceWithItsTransition() {
+        var subject = new SubjectId("approve-" + UUID.randomUUID());
+        List<OperationId> ids = Operations.claim(claims, subject, 2, "checkout", "{}");
+        var leased = lifecycle.lease("node-y", 1000, Duration.ofSeconds(30)).stream()
+                .filter(o -> ids.contains(o.operationId())).toList();
+        assertThat(leased).hasSize(2);
+        long approved = leased.get(0).ref();
+        long rejected = leased.get(1).ref();
+
+        assertThat(lifecycle.approve(approved, "admin", null)).as("not awaiting approval yet").isFalse();
+        for (long ref : List.of(approved, rejected)) {
+            assertThat(lifecycle.finishRun(ref, "node-y", OperationStatus.AWAITING_APPROVAL, "amount over limit")).isTrue();
+        }
+        assertThat(lifecycle.approve(approved, "admin", "known customer")).isTrue();
+        assertThat(lifecycle.reject(approved, "support", "changed my mind")).as("decided already").isFalse();
+        assertThat(lifecycle.reject(rejected, "support", "card looks stolen")).isTrue();
+
+        assertThat(lifecycle.approval(approved)).get().satisfies(d -> {
+            assertThat(d.approved()).isTrue();
+            assertThat(d.actor()).isEqualTo("admin");
+            assertThat(d.reason()).isEqualTo("known customer");
+        });
+        assertThat(lifecycle.approval(rejected)).get().satisfies(d -> assertThat(d.approved()).isFalse());
+        assertThat(lifecycle.transitions(rejected).getLast()).satisfies(t -> {
+            assertThat(t.to()).isEqualTo(OperationStatus.ACCEPTED);
+            assertThat(t.reason()).isEqualTo("rejected by support: card looks stolen");
+        });
+        assertThat(status(subject, ids.get(0))).isEqualTo("ACCEPTED");
+    }
 }

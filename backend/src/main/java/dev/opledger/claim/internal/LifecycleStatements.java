@@ -1,5 +1,6 @@
 package dev.opledger.claim.internal;
 
+import dev.opledger.claim.ApprovalDecision;
 import dev.opledger.claim.LeasedOperation;
 import dev.opledger.claim.TransitionRecord;
 import dev.opledger.operation.OperationId;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -80,6 +82,21 @@ public class LifecycleStatements {
             SELECT count(*) FROM decided
             """;
 
+    private static final String DECIDE_APPROVAL = """
+            WITH decided AS (
+              UPDATE operation SET status = 'ACCEPTED', status_reason = ?, updated_at = now()
+              WHERE id = ? AND status = 'AWAITING_APPROVAL' AND lease_owner IS NULL
+              RETURNING id
+            ), approval AS (
+              INSERT INTO operation_approval (operation_ref, decision, actor, reason)
+              SELECT id, ?, ?, ? FROM decided
+            ), transition AS (
+              INSERT INTO operation_transition (operation_ref, from_status, to_status, node_id, reason)
+              SELECT id, 'AWAITING_APPROVAL', 'ACCEPTED', ?, ? FROM decided
+            )
+            SELECT count(*) FROM decided
+            """;
+
     private final JdbcTemplate jdbc;
 
     LifecycleStatements(JdbcTemplate jdbc) {
@@ -118,6 +135,21 @@ public class LifecycleStatements {
         Long decided = jdbc.queryForObject(DECIDE, Long.class, to.name(), reason, ref, from.name(), from.name(), to.name(),
                 "console:" + actor, reason);
         return decided != null && decided == 1;
+    }
+
+    public boolean decideApproval(long ref, boolean approved, String actor, @Nullable String reason) {
+        String decision = approved ? "APPROVED" : "REJECTED";
+        String summary = (approved ? "approved by " : "rejected by ") + actor + (reason == null ? "" : ": " + reason);
+        Long decided = jdbc.queryForObject(DECIDE_APPROVAL, Long.class, summary, ref, decision, actor, reason,
+                "console:" + actor, summary);
+        return decided != null && decided == 1;
+    }
+
+    public Optional<ApprovalDecision> approval(long ref) {
+        return jdbc.query("SELECT decision, actor, reason, decided_at FROM operation_approval WHERE operation_ref = ?",
+                (row, n) -> new ApprovalDecision(ref, row.getString(1).equals("APPROVED"), row.getString(2),
+                        row.getString(3), row.getTimestamp(4).toInstant()),
+                ref).stream().findFirst();
     }
 
     public List<TransitionRecord> transitions(long ref) {
