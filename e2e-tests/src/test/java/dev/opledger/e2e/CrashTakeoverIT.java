@@ -146,7 +146,9 @@ class CrashTakeoverIT {
                 "--opledger.attest.mode=optional",
                 "--opledger.worker.concurrency=2",
                 "--opledger.worker.lease=3s",
-                "--opledger.worker.heartbeat=1s"));
+                "--opledger.worker.heartbeat=1s",
+                // the PostgreSQL server is shared with other test runs: no more connections than the runs need
+                "--spring.datasource.hikari.maximum-pool-size=6"));
         arguments.addAll(tools.nodeArguments());
         arguments.addAll(List.of(extra));
         return arguments;

@@ -112,7 +112,9 @@ class TwoNodesIT {
                 "--opledger.attest.mode=optional",
                 "--opledger.worker.concurrency=4",
                 "--opledger.worker.lease=3s",
-                "--opledger.worker.heartbeat=1s"));
+                "--opledger.worker.heartbeat=1s",
+                // the PostgreSQL server is shared with other test runs: no more connections than the runs need
+                "--spring.datasource.hikari.maximum-pool-size=8"));
         arguments.addAll(tools.nodeArguments());
         return arguments;
     }
