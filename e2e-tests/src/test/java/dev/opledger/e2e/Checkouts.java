@@ -8,7 +8,9 @@ import dev.opledger.testing.TestTokens;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
  * {@code checkout} operations of one subject, submitted through a node's API (the node runs with
@@ -92,12 +94,26 @@ final class Checkouts {
                 Long.class, subject, status, node.workerIdPrefix() + "%");
     }
 
-    /** How many of the subject's operations {@code to} took over from {@code from} when from's lease expired. */
-    long takenOver(ChildNode from, ChildNode to) throws SQLException {
-        return single("SELECT count(*) FROM operation_transition t JOIN operation o ON o.id = t.operation_ref "
-                + "WHERE o.subject_id = ? AND t.from_status = 'RUNNING' AND t.to_status = 'RUNNING' "
-                + "AND t.node_id LIKE ? AND t.reason LIKE ?", Long.class, subject, to.workerIdPrefix() + "%",
-                "taken over: the lease of " + from.workerIdPrefix() + "%");
+    /** The subject's operations in this status. */
+    Set<String> inStatus(String status) throws SQLException {
+        try (Connection db = E2eDatabase.connect(database)) {
+            return strings(E2eQueries.list(db, "SELECT operation_id::text FROM operation WHERE subject_id = ? AND status = ?",
+                    subject, status));
+        }
+    }
+
+    /** The subject's operations {@code to} took over from {@code from} when from's lease expired. */
+    Set<String> takenOver(ChildNode from, ChildNode to) throws SQLException {
+        try (Connection db = E2eDatabase.connect(database)) {
+            return strings(E2eQueries.list(db, "SELECT o.operation_id::text FROM operation_transition t "
+                    + "JOIN operation o ON o.id = t.operation_ref WHERE o.subject_id = ? AND t.from_status = 'RUNNING' "
+                    + "AND t.to_status = 'RUNNING' AND t.node_id LIKE ? AND t.reason LIKE ?", subject,
+                    to.workerIdPrefix() + "%", "taken over: the lease of " + from.workerIdPrefix() + "%"));
+        }
+    }
+
+    private static Set<String> strings(List<Object> values) {
+        return values.stream().map(String.class::cast).collect(Collectors.toSet());
     }
 
     private <T> T single(String sql, Class<T> type, Object... parameters) throws SQLException {

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
@@ -22,14 +23,18 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Two nodes on one database share 200 checkouts; one is killed with SIGKILL midway and the other
- * finishes its work: every checkout succeeds with exactly one effect per step, in the tool
- * server's effect log, which runs as a process of its own.
+ * finishes its work, with exactly one effect per step in the tool server's effect log (the server
+ * runs as a process of its own). Every checkout succeeds, but one: a checkout whose receipt A was
+ * sending when it died. Its outcome is unknown and send_message is never-repeat, so B leaves it in
+ * NEEDS_REVIEW (the message went out once or not at all) — what the contract asks, and a matter
+ * of timing: the test accepts it for the checkouts B took over from A only.
  */
 class TwoNodesIT {
 
     private static final int CHECKOUTS = 200;
     private static final int KILL_AFTER_SUCCEEDED = 50;
     private static final Duration ALL_DONE = Duration.ofMinutes(2);
+    private static final String RECEIPT = "receipt send_message";
 
     private static ReferenceToolsProcess tools;
 
@@ -58,19 +63,41 @@ class TwoNodesIT {
         ChildNode a = nodes.start("two-a", database, worker());
         ChildNode b = nodes.start("two-b", database, worker());
 
-        Map<String, List<String>> expectedEffects = submitAll(checkouts, b);
+        Map<String, List<String>> expectedEffects;
+        try (var background = Executors.newVirtualThreadPerTaskExecutor()) {
+            // submitted through B while both run them, so A is killed midway however fast either side is
+            Future<Map<String, List<String>>> submitting = background.submit(() -> submitAll(checkouts, b));
+            await("some checkouts done while A holds others").atMost(ALL_DONE).pollInterval(Duration.ofMillis(50))
+                    .until(() -> checkouts.count("SUCCEEDED") >= KILL_AFTER_SUCCEEDED && checkouts.heldBy(a) > 0);
+            assertThat(a.kill()).as("A killed with SIGKILL").isEqualTo(137);
+            expectedEffects = submitting.get();
+        }
 
-        await("some checkouts done while A holds others").atMost(ALL_DONE).pollInterval(Duration.ofMillis(50))
-                .until(() -> checkouts.count("SUCCEEDED") >= KILL_AFTER_SUCCEEDED && checkouts.heldBy(a) > 0);
-        assertThat(a.kill()).as("A killed with SIGKILL").isEqualTo(137);
-
-        await("all checkouts SUCCEEDED").atMost(ALL_DONE).pollInterval(Duration.ofMillis(250))
-                .untilAsserted(() -> assertThat(checkouts.count("SUCCEEDED")).isEqualTo(CHECKOUTS));
-        assertThat(tools.repeatedEffects()).as("steps with more than one effect").isEmpty();
-        assertThat(tools.effectsByOperation()).isEqualTo(expectedEffects);
+        await("every checkout ended").atMost(ALL_DONE).pollInterval(Duration.ofMillis(250))
+                .untilAsserted(() -> assertThat(checkouts.count("SUCCEEDED") + checkouts.count("NEEDS_REVIEW"))
+                        .isEqualTo(CHECKOUTS));
+        Set<String> takenOver = checkouts.takenOver(a, b);
+        Set<String> needReview = checkouts.inStatus("NEEDS_REVIEW");
+        assertThat(takenOver).as("checkouts B took over from A").isNotEmpty();
         assertThat(checkouts.finishedBy(a, "SUCCEEDED")).as("checkouts A finished before it was killed").isPositive();
-        assertThat(checkouts.finishedBy(b, "SUCCEEDED")).as("checkouts B finished").isPositive();
-        assertThat(checkouts.takenOver(a, b)).as("checkouts B took over from A").isPositive();
+        assertThat(tools.repeatedEffects()).as("steps with more than one effect").isEmpty();
+        assertThat(needReview).as("only a receipt whose sending A's death left unknown waits for a person")
+                .isSubsetOf(takenOver)
+                .allSatisfy(operationId -> {
+                    assertThat(checkouts.statusReason(operationId)).contains("send_message").contains("receipt");
+                    assertThat(checkouts.effectRecord(operationId, "receipt")).isEqualTo("STARTED");
+                });
+        Map<String, List<String>> made = tools.effectsByOperation();
+        expectedEffects.forEach((operationId, steps) -> {
+            List<String> effects = made.getOrDefault(operationId, List.of());
+            if (needReview.contains(operationId)) {
+                // the message went out once or not at all; every other step once
+                assertThat(effects).as(operationId).isSubsetOf(steps)
+                        .containsAll(steps.stream().filter(step -> !step.equals(RECEIPT)).toList());
+            } else {
+                assertThat(effects).as(operationId).isEqualTo(steps);
+            }
+        });
     }
 
     /**
@@ -82,7 +109,7 @@ class TwoNodesIT {
         List<Callable<Map.Entry<String, List<String>>>> submissions = IntStream.range(0, CHECKOUTS)
                 .<Callable<Map.Entry<String, List<String>>>>mapToObj(i -> () -> {
                     List<String> steps = new ArrayList<>(List.of("reserve reserve_inventory", "capture capture_payment",
-                            "receipt send_message"));
+                            RECEIPT));
                     StringBuilder arguments = new StringBuilder("{\"sku\":\"SKU-GRINDER\",\"quantity\":" + (1 + i % 3)
                             + ",\"amount\":" + (10 + i % 400) + ".50,\"currency\":\"EUR\",\"recipient\":\"buyer-" + i
                             + "@example.com\"");
