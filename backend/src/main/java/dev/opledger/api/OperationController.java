@@ -80,6 +80,11 @@ class OperationController {
                                         + reused.operation().payloadHash().hex() + "; this request's payload hash is "
                                         + reused.offeredHash().hex() + ". Use a new operationId for a new command.",
                                 operationId));
+                case ClaimOutcome.OperationIdTaken taken -> ResponseEntity.status(ProblemType.KEY_REUSE.status())
+                        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                        .body(ApiProblem.of(ProblemType.KEY_REUSE, "operationId " + operationId
+                                + " is already in use. Use a new operationId (a new random UUID) for this command.",
+                                operationId));
             };
         }
     }
