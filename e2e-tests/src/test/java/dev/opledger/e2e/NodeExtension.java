@@ -18,8 +18,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * with the same JDK, profile {@code local} (App Attest required, the CLI's development root
  * trusted; reference-tools embedded on a free port), a free port, the test JVM's own database and
  * the class's {@link NodeArguments}; waits until it is ready; stops it after the class, whatever
- * happened. Its output goes to
- * {@code target/node-<port>.log}, whose tail is printed when a test fails.
+ * happened. Its output goes to {@code target/node-<port>.log}, whose tail is printed when a test
+ * fails.
  */
 public class NodeExtension implements BeforeAllCallback, AfterAllCallback, AfterTestExecutionCallback,
         ParameterResolver {
