@@ -20,8 +20,9 @@ STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 WORK=$(mktemp -d); trap 'kill $NODE_PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
 HZ=$(getconf CLK_TCK)
 
-# A canonical (RFC 8785) body, so its SHA-256 is the payload hash the node computes.
-BODY='{"arguments":{"amount":12.5,"currency":"EUR","quantity":2,"sku":"A-1"},"type":"checkout"}'
+# A canonical (RFC 8785) body, so its SHA-256 is the payload hash the node computes; a checkout
+# its schema accepts (operation-types/checkout.schema.json), or every request would be a 422.
+BODY='{"arguments":{"amount":12.5,"currency":"EUR","quantity":2,"recipient":"ann@example.com","sku":"A-1"},"type":"checkout"}'
 HASH=$(printf '%s' "$BODY" | sha256sum | cut -d' ' -f1)
 SUBJECT=bench
 

@@ -25,8 +25,9 @@ import java.util.function.Function;
  */
 public final class ClaimLoad {
 
-    private static final byte[] BODY = "{\"arguments\":{\"amount\":12.5,\"currency\":\"EUR\",\"quantity\":2,\"sku\":\"A-1\"},\"type\":\"checkout\"}"
-            .getBytes(StandardCharsets.UTF_8);
+    /** A checkout the node's schema accepts (a refused one would measure the refusal, not the claim). */
+    private static final byte[] BODY = ("{\"arguments\":{\"amount\":12.5,\"currency\":\"EUR\",\"quantity\":2,"
+            + "\"recipient\":\"ann@example.com\",\"sku\":\"A-1\"},\"type\":\"checkout\"}").getBytes(StandardCharsets.UTF_8);
 
     private final NodeClient node;
     private final boolean attested;
