@@ -7,8 +7,8 @@ import dev.opledger.ui.Formats;
 import java.util.List;
 
 /**
- * One operation's effect records, one per step, in the order the steps first started: the tool,
- * how a repeat is made, how it ended, and the (cut) result or error.
+ * One operation's effect records, one per step, in the order the steps first started (the timeline
+ * shows when): the tool, how a repeat is made, how it ended, and the (cut) result or error.
  */
 class EffectsGrid extends Grid<RecordedEffect> {
 
@@ -20,11 +20,11 @@ class EffectsGrid extends Grid<RecordedEffect> {
         addColumn(effect -> effect.status().name()).setHeader("Outcome").setAutoWidth(true);
         addColumn(RecordedEffect::calls).setHeader("Calls").setAutoWidth(true).setFlexGrow(0);
         addColumn(effect -> Formats.orDash(effect.idempotencyKey())).setHeader("Idempotency key").setAutoWidth(true);
-        addColumn(effect -> Formats.instant(effect.startedAt())).setHeader("Started").setAutoWidth(true);
         addColumn(effect -> effect.finishedAt() == null ? "—" : Formats.instant(effect.finishedAt()))
                 .setHeader("Finished").setAutoWidth(true);
+        // a width of its own: with auto widths all around, a long result would be squeezed to nothing
         addColumn(EffectsGrid::resultOrError).setHeader("Result or error").setTooltipGenerator(EffectsGrid::resultOrError)
-                .setFlexGrow(1);
+                .setWidth("20em").setFlexGrow(1);
         setItems(effects);
         setAllRowsVisible(true);
         addThemeVariants(GridVariant.ROW_STRIPES, GridVariant.WRAP_CELL_CONTENT);
