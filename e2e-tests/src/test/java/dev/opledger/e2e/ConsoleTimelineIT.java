@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -24,7 +23,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * run by the node's worker through the checkout graph and the reference tools, looked at and
  * decided on by a support user in a real browser.
  */
-@Disabled("waits for the checkout graph")
 @ExtendWith({NodeExtension.class, BrowserExtension.class})
 // operations here are made without App Attest: the console is what is tested
 @NodeArguments("--opledger.attest.mode=optional")
