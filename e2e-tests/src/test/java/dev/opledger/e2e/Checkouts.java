@@ -27,6 +27,10 @@ final class Checkouts {
         this.database = database;
     }
 
+    String subject() {
+        return subject;
+    }
+
     /** The contract's minimal arguments: one espresso for {@code amount} EUR, a receipt to ann. */
     static String arguments(String amount) {
         return "{\"sku\":\"SKU-ESPRESSO\",\"quantity\":1,\"amount\":" + amount

@@ -1,10 +1,11 @@
 package dev.opledger.e2e;
 
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static dev.opledger.e2e.ConsolePages.signIn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.opledger.claim.internal.LedgerApprovals;
-import dev.opledger.node.database.LocatedDatabase;
+import com.microsoft.playwright.Page;
 import dev.opledger.testing.TestDatabase;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -28,6 +30,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * told apart by operationId. Leases are short (3 s) so a takeover comes soon after the death.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
+@ExtendWith(BrowserExtension.class) // the approval is given in the console
 class CrashTakeoverIT {
 
     private static final Duration DEATH = Duration.ofSeconds(30);
@@ -113,11 +116,11 @@ class CrashTakeoverIT {
 
     /**
      * A dies as the checkout over the approval limit waits for a person. B brings it to
-     * AWAITING_APPROVAL with nothing captured; once approved, the payment and the receipt happen
-     * once and the reservation is not made again.
+     * AWAITING_APPROVAL with nothing captured; support approves it in the console (on B), and the
+     * payment and the receipt happen once while the reservation is not made again.
      */
     @Test
-    void aCheckoutAwaitingApprovalWhenItsNodeDiedIsApprovedAndFinishedOnce() throws Exception {
+    void aCheckoutAwaitingApprovalWhenItsNodeDiedIsApprovedAndFinishedOnce(Page page) throws Exception {
         var database = TestDatabase.fresh();
         var checkouts = new Checkouts(database);
         ChildNode a = nodes.start("crash-a", database, worker("--opledger.test.crash-at=awaiting-approval@approval"));
@@ -133,10 +136,17 @@ class CrashTakeoverIT {
         assertTakenOver(checkouts, operationId, a, b);
         assertThat(tools.effectsOf(operationId)).containsExactly("reserve reserve_inventory");
 
-        assertThat(LedgerApprovals.approve(database, checkouts.ref(operationId), "e2e-approver", "within budget"))
-                .isTrue();
+        signIn(page, b.node(), "support", "support");
+        page.navigate(b.node().uri("operations/" + operationId + "?subject=" + checkouts.subject()).toString());
+        assertThat(page.locator("#operation-status")).hasText("AWAITING_APPROVAL");
+        page.locator("#approve-operation").click();
+        page.locator("#decision-reason textarea").fill("customer confirmed by phone");
+        page.locator("#decision-confirm").click();
+        assertThat(page.getByText("Approved: the operation is ACCEPTED again and its run goes on.")).isVisible();
 
         awaitStatus(checkouts, b, operationId, "SUCCEEDED");
+        assertThat(checkouts.transitions(operationId)).contains(
+                "AWAITING_APPROVAL -> ACCEPTED by console:support: approved by support: customer confirmed by phone");
         assertThat(tools.effectsOf(operationId)).containsExactlyInAnyOrderElementsOf(ONE_EFFECT_PER_STEP);
     }
 
