@@ -20,8 +20,10 @@ STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 WORK=$(mktemp -d); trap 'kill $NODE_PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
 HZ=$(getconf CLK_TCK)
 
-# A canonical (RFC 8785) body, so its SHA-256 is the payload hash the node computes.
-BODY='{"arguments":{"amount":12.5,"currency":"EUR","quantity":2,"sku":"A-1"},"type":"checkout"}'
+# A canonical (RFC 8785) body, so its SHA-256 is the payload hash the node computes; a checkout
+# valid under its schema. The node runs no workers: this measures the claim, and the preloaded
+# and claimed ACCEPTED operations must not start running under it.
+BODY='{"arguments":{"amount":49.9,"currency":"EUR","quantity":1,"recipient":"ann@example.com","sku":"SKU-ESPRESSO"},"type":"checkout"}'
 HASH=$(printf '%s' "$BODY" | sha256sum | cut -d' ' -f1)
 SUBJECT=bench
 
@@ -35,7 +37,7 @@ echo "starting the node ($NODE_OPTS)…" >&2
 # shellcheck disable=SC2086
 "$JAVA" $NODE_OPTS -jar "$JAR" --spring.profiles.active=local --server.port="$PORT" \
   --spring.datasource.url="jdbc:postgresql://$PGHOST:$PGPORT/$DB" --spring.datasource.username="$PGUSER" \
-  --logging.level.root=WARN >"$WORK/node.log" 2>&1 &
+  --opledger.worker.enabled=false --logging.level.root=WARN >"$WORK/node.log" 2>&1 &
 NODE_PID=$!
 for _ in $(seq 1 120); do
   curl -fs "http://127.0.0.1:$PORT/actuator/health/readiness" >/dev/null && break
