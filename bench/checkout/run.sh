@@ -177,7 +177,10 @@ phase() {
     ops=$(field claims "$result")
     printf 'rps=%s idle_per_s=%s commits_per_op=%s cpu_us=%s pg_cpu_us=%s' "$(field rps "$result")" "$idle" "$(calc "$node_commits / $ops" 3)" \
       "$(calc "($n1 - $n0) / $HZ / $ops * 1e6" 0)" "$(calc "($p1 - $p0) / $HZ / $ops * 1e6" 0)"
-    [ -n "$reads_id" ] && printf ' commits_per_read=%s' "$(calibrate_reads "$reads_token" "$reads_id" "$c1")"
+    if [ -n "$reads_id" ]; then
+      local read_cost; read_cost=$(calibrate_reads "$reads_token" "$reads_id" "$c1")
+      printf ' commits_per_read=%s' "$read_cost"
+    fi
     echo
   else
     ops=$(field operations "$result")
