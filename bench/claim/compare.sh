@@ -11,7 +11,7 @@ export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postg
 JAVA=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java
 DB=opledger_compare; HZ=$(getconf CLK_TCK); PID=""
 trap '[ -n "$PID" ] && kill $PID 2>/dev/null || true' EXIT
-export BODY='{"arguments":{"amount":49.9,"currency":"EUR","quantity":1,"recipient":"ann@example.com","sku":"SKU-ESPRESSO"},"type":"checkout"}' MODE=fresh
+export BODY='{"arguments":{"amount":12.5,"currency":"EUR","quantity":2,"recipient":"ann@example.com","sku":"A-1"},"type":"checkout"}' MODE=fresh
 export TOKEN; TOKEN=$(scripts/local-token bench 86400)
 psql -q -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB"
 

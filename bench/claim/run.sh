@@ -21,9 +21,10 @@ WORK=$(mktemp -d); trap 'kill $NODE_PID 2>/dev/null || true; rm -rf "$WORK"' EXI
 HZ=$(getconf CLK_TCK)
 
 # A canonical (RFC 8785) body, so its SHA-256 is the payload hash the node computes; a checkout
-# valid under its schema. The node runs no workers: this measures the claim, and the preloaded
-# and claimed ACCEPTED operations must not start running under it.
-BODY='{"arguments":{"amount":49.9,"currency":"EUR","quantity":1,"recipient":"ann@example.com","sku":"SKU-ESPRESSO"},"type":"checkout"}'
+# its schema accepts (operation-types/checkout.schema.json), or every request would be a 422.
+# The node runs no workers: this measures the claim, and the preloaded and claimed ACCEPTED
+# operations must not start running under it.
+BODY='{"arguments":{"amount":12.5,"currency":"EUR","quantity":2,"recipient":"ann@example.com","sku":"A-1"},"type":"checkout"}'
 HASH=$(printf '%s' "$BODY" | sha256sum | cut -d' ' -f1)
 SUBJECT=bench
 

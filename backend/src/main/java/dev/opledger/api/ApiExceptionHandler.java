@@ -24,7 +24,9 @@ class ApiExceptionHandler {
 
     @ExceptionHandler
     ResponseEntity<ProblemDetail> refused(ApiException e) {
-        return problem(ApiProblem.of(e.problem(), e.getMessage(), e.operationId()));
+        ProblemDetail body = ApiProblem.of(e.problem(), e.getMessage(), e.operationId());
+        e.extensions().forEach(body::setProperty);
+        return problem(body);
     }
 
     @ExceptionHandler

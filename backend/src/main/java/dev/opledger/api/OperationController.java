@@ -8,6 +8,8 @@ import dev.opledger.claim.AttemptContext;
 import dev.opledger.claim.ClaimOutcome;
 import dev.opledger.claim.ClaimRequest;
 import dev.opledger.claim.ClaimService;
+import dev.opledger.graph.CommandCheck;
+import dev.opledger.graph.OperationTypes;
 import dev.opledger.operation.Command;
 import dev.opledger.operation.MalformedCommandException;
 import dev.opledger.operation.OperationId;
@@ -15,7 +17,11 @@ import dev.opledger.operation.SubjectId;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import org.slf4j.MDC;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -40,13 +46,18 @@ class OperationController {
     static final String APP_ATTEST_CHALLENGE = "App-Attest-Challenge";
     static final String APP_ATTEST_ASSERTION = "App-Attest-Assertion";
 
+    /** How many violations the problem's detail quotes; all (up to the check's bound) are in {@code errors}. */
+    private static final int VIOLATIONS_IN_DETAIL = 3;
+
     private final ClaimService claims;
     private final AttestService attest;
+    private final OperationTypes types;
     private final RequestBodyReader bodies;
 
-    OperationController(ClaimService claims, AttestService attest, RequestBodyReader bodies) {
+    OperationController(ClaimService claims, AttestService attest, OperationTypes types, RequestBodyReader bodies) {
         this.claims = claims;
         this.attest = attest;
+        this.types = types;
         this.bodies = bodies;
     }
 
@@ -55,6 +66,7 @@ class OperationController {
         OperationId operationId = IdempotencyKey.from(request);
         try (var ignored = MDC.putCloseable("operationId", operationId.toString())) {
             Command command = parse(bodies.read(request, operationId), operationId);
+            requireKnownTypeAndValidArguments(command, operationId);
             SubjectId subject = subject(caller);
             AttemptAttestation attestation = attested(subject, operationId, command, request);
             var requestId = UUID.randomUUID();
@@ -80,6 +92,11 @@ class OperationController {
                                         + reused.operation().payloadHash().hex() + "; this request's payload hash is "
                                         + reused.offeredHash().hex() + ". Use a new operationId for a new command.",
                                 operationId));
+                case ClaimOutcome.OperationIdTaken taken -> ResponseEntity.status(ProblemType.KEY_REUSE.status())
+                        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                        .body(ApiProblem.of(ProblemType.KEY_REUSE, "operationId " + operationId
+                                + " is already in use. Use a new operationId (a new random UUID) for this command.",
+                                operationId));
             };
         }
     }
@@ -103,6 +120,38 @@ class OperationController {
         } catch (AttestRefusedException e) {
             throw new AttestProblem(e, operationId);
         }
+    }
+
+    // Before attestation and the claim: a command no type accepts uses up no challenge and stores nothing.
+    private void requireKnownTypeAndValidArguments(Command command, OperationId operationId) {
+        switch (types.check(command)) {
+            case CommandCheck.Valid valid -> {
+            }
+            case CommandCheck.UnknownType unknown -> throw new ApiException(ProblemType.UNKNOWN_OPERATION_TYPE,
+                    "there is no operation type \"" + unknown.type() + "\"; this node accepts "
+                            + String.join(", ", unknown.knownTypes()), operationId);
+            case CommandCheck.InvalidArguments invalid -> throw new ApiException(ProblemType.INVALID_ARGUMENTS,
+                    invalidArgumentsDetail(invalid), operationId, Map.of("errors", errors(invalid.violations())));
+        }
+    }
+
+    private static String invalidArgumentsDetail(CommandCheck.InvalidArguments invalid) {
+        List<CommandCheck.Violation> violations = invalid.violations();
+        String quoted = violations.stream().limit(VIOLATIONS_IN_DETAIL)
+                .map(v -> v.pointer() + ": " + v.message())
+                .collect(Collectors.joining("; "));
+        int more = violations.size() - VIOLATIONS_IN_DETAIL;
+        return "the arguments do not match the schema of operation type \"" + invalid.type() + "\": " + quoted
+                + (more > 0 ? " (and " + more + " more, see errors)" : "");
+    }
+
+    private static List<Map<String, String>> errors(List<CommandCheck.Violation> violations) {
+        return violations.stream().map(v -> {
+            Map<String, String> error = new LinkedHashMap<>();
+            error.put("pointer", v.pointer());
+            error.put("message", v.message());
+            return error;
+        }).toList();
     }
 
     private static Command parse(byte[] body, OperationId operationId) {

@@ -9,6 +9,8 @@ import org.springframework.http.HttpStatus;
  */
 public enum ProblemType {
     KEY_REUSE("key-reuse", "Idempotency key reused with a different payload", HttpStatus.UNPROCESSABLE_CONTENT),
+    UNKNOWN_OPERATION_TYPE("unknown-operation-type", "Unknown operation type", HttpStatus.UNPROCESSABLE_CONTENT),
+    INVALID_ARGUMENTS("invalid-arguments", "Arguments do not match the operation type", HttpStatus.UNPROCESSABLE_CONTENT),
     IDEMPOTENCY_KEY("idempotency-key", "Missing or malformed Idempotency-Key", HttpStatus.BAD_REQUEST),
     UNAUTHENTICATED("unauthenticated", "Authentication required", HttpStatus.UNAUTHORIZED),
     FORBIDDEN("forbidden", "Not allowed", HttpStatus.FORBIDDEN),

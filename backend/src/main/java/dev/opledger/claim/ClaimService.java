@@ -12,7 +12,7 @@ import org.springframework.stereotype.Service;
 /**
  * Claims operations: one {@code INSERT … ON CONFLICT DO NOTHING} per attempt decides whether
  * this is a new operation, a replay, or a key reuse, and records the attempt (or the conflict)
- * in the same statement.
+ * in the same statement. An operationId another subject holds is refused without a trace.
  */
 @Service
 public class ClaimService {
@@ -22,6 +22,7 @@ public class ClaimService {
     private final Counter claimed;
     private final Counter replayed;
     private final Counter keyReused;
+    private final Counter operationIdTaken;
 
     ClaimService(ClaimStatement claimStatement, OperationReader operations, MeterRegistry meters) {
         this.claimStatement = claimStatement;
@@ -29,6 +30,7 @@ public class ClaimService {
         this.claimed = outcomeCounter(meters, "claimed");
         this.replayed = outcomeCounter(meters, "replayed");
         this.keyReused = outcomeCounter(meters, "key_reused");
+        this.operationIdTaken = outcomeCounter(meters, "operation_id_taken");
     }
 
     public ClaimOutcome claim(ClaimRequest request) {
@@ -37,11 +39,12 @@ public class ClaimService {
             case ClaimOutcome.Claimed c -> claimed.increment();
             case ClaimOutcome.Replayed r -> replayed.increment();
             case ClaimOutcome.KeyReused k -> keyReused.increment();
+            case ClaimOutcome.OperationIdTaken t -> operationIdTaken.increment();
         }
         return outcome;
     }
 
-    /** The subject's own operation; another subject's operation with the same id is not found. */
+    /** The subject's own operation; another subject's operation is not found. */
     public Optional<OperationState> find(SubjectId subject, OperationId operationId) {
         return operations.find(subject, operationId);
     }

@@ -4,6 +4,7 @@ import static dev.opledger.testing.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.opledger.testing.ApiClient;
+import dev.opledger.testing.Checkout;
 import dev.opledger.testing.LedgerRows;
 import dev.opledger.testing.NodeIntegrationTest;
 import dev.opledger.testing.TestTokens;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -24,7 +26,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 @NodeIntegrationTest
 class BadInputIT {
 
-    private static final String VALID = ApiClient.command("checkout", "{\"sku\":\"A-1\"}");
+    private static final String VALID = Checkout.command();
     private static final int LIMIT = 64 * 1024;
 
     @LocalServerPort
@@ -33,8 +35,15 @@ class BadInputIT {
     @Autowired
     JdbcTemplate jdbc;
 
-    /** A request to send (built against the test's API client and token) and what must come back. */
-    record Case(String name, Function<Fixture, HttpRequest> request, int status, String problem) {
+    /**
+     * A request to send (built against the test's API client and token) and what must come back;
+     * {@code pointer}, when set, must be the first of the problem's {@code errors}.
+     */
+    record Case(String name, Function<Fixture, HttpRequest> request, int status, String problem, @Nullable String pointer) {
+        Case(String name, Function<Fixture, HttpRequest> request, int status, String problem) {
+            this(name, request, status, problem, null);
+        }
+
         @Override
         public String toString() {
             return name;
@@ -86,6 +95,18 @@ class BadInputIT {
                 "{\"type\":\"checkout\",\"arguments\":" + "[".repeat(200) + "]".repeat(200) + "}")) {
             cases.add(new Case("body " + abbreviate(body), f -> f.postJson(body), 400, malformed));
         }
+        cases.add(new Case("unknown operation type", f -> f.postJson(ApiClient.command("refund", Checkout.arguments())),
+                422, "unknown-operation-type"));
+        String invalid = "invalid-arguments";
+        cases.add(new Case("missing required argument", f -> f.postJson(ApiClient.command("checkout",
+                "{\"sku\":\"SKU-ESPRESSO\",\"quantity\":1,\"amount\":49.90,\"currency\":\"EUR\"}")),
+                422, invalid, "/arguments/recipient"));
+        cases.add(new Case("argument of the wrong type", f -> f.postJson(ApiClient.command("checkout",
+                Checkout.arguments(1).replace("\"quantity\":1", "\"quantity\":\"1\""))), 422, invalid, "/arguments/quantity"));
+        cases.add(new Case("extra argument", f -> f.postJson(ApiClient.command("checkout",
+                Checkout.arguments().replace("}", ",\"coupon\":\"FREE\"}"))), 422, invalid, "/arguments/coupon"));
+        cases.add(new Case("amount with three decimals", f -> f.postJson(Checkout.command(1, "49.999")),
+                422, invalid, "/arguments/amount"));
         cases.add(new Case("text/plain", f -> f.post(UUID.randomUUID().toString(), "text/plain",
                 HttpRequest.BodyPublishers.ofString(VALID)), 415, "unsupported-media-type"));
         cases.add(new Case("no Content-Type", f -> f.post(UUID.randomUUID().toString(), null,
@@ -136,6 +157,14 @@ class BadInputIT {
         assertThat(problem.get("status").asInt()).isEqualTo(refused.status());
         assertThat(problem.get("title").asString()).isNotBlank();
         assertThat(problem.get("detail").asString()).isNotBlank();
+        if (refused.pointer() != null) {
+            assertThat(problem.get("errors").get(0).get("pointer").asString()).isEqualTo(refused.pointer());
+            assertThat(problem.get("errors").get(0).get("message").asString()).isNotBlank();
+            assertThat(problem.get("detail").asString()).contains(refused.pointer());
+        }
+        if (refused.problem().equals("unknown-operation-type")) {
+            assertThat(problem.get("detail").asString()).contains("\"refund\"").contains("checkout");
+        }
         assertThat(rows.counts()).isEqualTo(before);
     }
 

@@ -1,16 +1,17 @@
 package dev.opledger.api;
 
-import static dev.opledger.testing.ApiClient.command;
 import static dev.opledger.testing.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.opledger.operation.Command;
 import dev.opledger.testing.ApiClient;
+import dev.opledger.testing.Checkout;
 import dev.opledger.testing.LedgerRows;
 import dev.opledger.testing.NodeIntegrationTest;
 import dev.opledger.testing.TestTokens;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,11 +20,11 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-/** The three outcomes of a claim, asserted on the HTTP response and on the committed rows. */
+/** The outcomes of a claim, asserted on the HTTP response and on the committed rows. */
 @NodeIntegrationTest
 class ClaimSemanticsIT {
 
-    private static final String RESERVE = command("checkout", "{\"sku\":\"A-1\",\"quantity\":2,\"amount\":12.5}");
+    private static final String RESERVE = Checkout.command(2, "12.5");
 
     @LocalServerPort
     int port;
@@ -73,7 +74,8 @@ class ClaimSemanticsIT {
         var first = api.submit(token, operationId.toString(), RESERVE);
         // the same command, formatted differently: member order, whitespace, number spelling
         var again = api.submit(token, operationId.toString(),
-                "{ \"arguments\": {\"amount\": 1.25e1, \"quantity\": 2.0, \"sku\": \"A-1\"},\n \"type\": \"checkout\" }");
+                "{ \"arguments\": {\"recipient\": \"ann@example.com\", \"currency\": \"EUR\", \"amount\": 1.25e1, "
+                        + "\"quantity\": 2.0, \"sku\": \"SKU-ESPRESSO\"},\n \"type\": \"checkout\" }");
 
         assertThat(again.statusCode()).isEqualTo(200);
         assertThat(again.headers().firstValue("Idempotent-Replayed")).hasValue("true");
@@ -99,7 +101,7 @@ class ClaimSemanticsIT {
     void refusesKeyReuseWithAnotherPayloadAndRecordsTheConflict() {
         api.submit(token, operationId.toString(), RESERVE);
         var before = rows.operations(subject, operationId);
-        String other = command("checkout", "{\"sku\":\"A-1\",\"quantity\":3,\"amount\":12.5}");
+        String other = Checkout.command(3, "12.5");
 
         var response = api.send(api.request("/v1/operations", token, Map.of("Idempotency-Key", operationId.toString(),
                         "Content-Type", "application/json", "User-Agent", "opledger-test/1.0"))
@@ -126,16 +128,30 @@ class ClaimSemanticsIT {
     }
 
     @Test
-    void theSameOperationIdUnderAnotherSubjectIsAnotherOperation() {
+    void refusesAnOperationIdAnotherSubjectHoldsAndStoresNothing() {
         String otherSubject = "user-" + UUID.randomUUID();
         var mine = api.submit(token, operationId.toString(), RESERVE);
-        var theirs = api.submit(TestTokens.forSubject(otherSubject), operationId.toString(),
-                command("checkout", "{\"sku\":\"B-2\"}"));
+        var before = rows.counts();
+
+        var sameCommand = api.submit(TestTokens.forSubject(otherSubject), operationId.toString(), RESERVE);
+        var otherCommand = api.submit(TestTokens.forSubject(otherSubject), operationId.toString(), Checkout.command(7));
 
         assertThat(mine.statusCode()).isEqualTo(202);
-        assertThat(theirs.statusCode()).isEqualTo(202);
-        assertThat(rows.operationsWithId(operationId)).extracting(row -> row.get("subject_id"))
-                .containsExactly(subject, otherSubject);
+        String storedHash = json(mine).get("payloadHash").asString();
+        for (var refused : List.of(sameCommand, otherCommand)) {
+            assertThat(refused.statusCode()).isEqualTo(422);
+            assertThat(refused.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+            var problem = json(refused);
+            assertThat(problem.get("type").asString()).isEqualTo("https://opledger.dev/problems/key-reuse");
+            assertThat(problem.get("operationId").asString()).isEqualTo(operationId.toString());
+            assertThat(problem.get("detail").asString()).contains("new operationId")
+                    .doesNotContain(subject).doesNotContain(storedHash);
+            assertThat(refused.body()).doesNotContain(subject).doesNotContain(storedHash);
+        }
+        assertThat(rows.counts()).isEqualTo(before);
+        assertThat(rows.operationsWithId(operationId)).extracting(row -> row.get("subject_id")).containsExactly(subject);
+        assertThat(rows.attemptOutcomes(subject, operationId)).containsExactly("CLAIMED");
+        assertThat(rows.conflicts(subject, operationId)).isEmpty();
     }
 
     @Test
@@ -150,16 +166,23 @@ class ClaimSemanticsIT {
 
     @Test
     void readsTheSubjectsOwnOperationOnly() {
+        String otherToken = TestTokens.forSubject("someone-else-" + UUID.randomUUID());
+        UUID theirOperationId = UUID.randomUUID();
         api.submit(token, operationId.toString(), RESERVE);
+        assertThat(api.submit(otherToken, theirOperationId.toString(), Checkout.command(5)).statusCode()).isEqualTo(202);
 
         var own = api.get(token, "/v1/operations/" + operationId);
-        var others = api.get(TestTokens.forSubject("someone-else"), "/v1/operations/" + operationId);
+        var mineAsThem = api.get(otherToken, "/v1/operations/" + operationId);
+        var theirsAsMe = api.get(token, "/v1/operations/" + theirOperationId);
+        var theirsAsThem = api.get(otherToken, "/v1/operations/" + theirOperationId);
         var unknown = api.get(token, "/v1/operations/" + UUID.randomUUID());
 
         assertThat(own.statusCode()).isEqualTo(200);
         assertThat(json(own).get("status").asString()).isEqualTo("ACCEPTED");
-        assertThat(others.statusCode()).isEqualTo(404);
-        assertThat(json(others).get("type").asString()).isEqualTo("https://opledger.dev/problems/not-found");
+        assertThat(mineAsThem.statusCode()).isEqualTo(404);
+        assertThat(json(mineAsThem).get("type").asString()).isEqualTo("https://opledger.dev/problems/not-found");
+        assertThat(theirsAsMe.statusCode()).isEqualTo(404);
+        assertThat(theirsAsThem.statusCode()).isEqualTo(200);
         assertThat(unknown.statusCode()).isEqualTo(404);
     }
 }

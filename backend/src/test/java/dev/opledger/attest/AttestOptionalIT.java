@@ -1,9 +1,9 @@
 package dev.opledger.attest;
 
-import static dev.opledger.testing.ApiClient.command;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.opledger.testing.ApiClient;
+import dev.opledger.testing.Checkout;
 import dev.opledger.testing.NodeIntegrationTest;
 import dev.opledger.testing.TestTokens;
 import java.util.UUID;
@@ -30,7 +30,7 @@ class AttestOptionalIT {
         UUID operationId = UUID.randomUUID();
 
         var response = ApiClient.onPort(port).submit(TestTokens.forSubject(subject), operationId.toString(),
-                command("checkout", "{}"));
+                Checkout.command());
 
         assertThat(response.statusCode()).isEqualTo(202);
         assertThat(jdbc.queryForObject("SELECT attested FROM operation WHERE subject_id = ? AND operation_id = ?",
@@ -46,7 +46,7 @@ class AttestOptionalIT {
         var response = api.send(api.request("/v1/operations", TestTokens.forSubject("optional-" + UUID.randomUUID()),
                         java.util.Map.of("Idempotency-Key", UUID.randomUUID().toString(), "Content-Type", "application/json",
                                 "App-Attest-Key-Id", "AAAA"))
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(command("checkout", "{}"))).build());
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(Checkout.command())).build());
 
         assertThat(response.statusCode()).isEqualTo(401);
         assertThat(ApiClient.json(response).get("type").asString()).endsWith("/assertion-invalid");

@@ -1,11 +1,11 @@
 package dev.opledger.attest;
 
-import static dev.opledger.testing.ApiClient.command;
 import static dev.opledger.testing.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.opledger.attest.internal.Digests;
 import dev.opledger.testing.ApiClient;
+import dev.opledger.testing.Checkout;
 import dev.opledger.testing.LedgerRows;
 import dev.opledger.testing.NodeIntegrationTest;
 import dev.opledger.testing.TestTokens;
@@ -65,7 +65,7 @@ class AttestWithoutDeviceIT {
     void refusesAnAttemptWithoutAssertionAndStoresNothing() {
         var before = new LedgerRows(jdbc).counts();
 
-        var response = api.submit(token, UUID.randomUUID().toString(), command("checkout", "{}"));
+        var response = api.submit(token, UUID.randomUUID().toString(), Checkout.command());
 
         assertThat(response.statusCode()).isEqualTo(401);
         assertThat(json(response).get("type").asString()).isEqualTo("https://opledger.dev/problems/attestation-required");
@@ -89,6 +89,25 @@ class AttestWithoutDeviceIT {
                 "App-Attest-Challenge", challenge, "App-Attest-Assertion", "oA=="));
 
         assertThat(problem(response)).isEqualTo("key-unknown");
+    }
+
+    @Test
+    void refusesACommandNoTypeAcceptsBeforeAttestationAndLeavesItsChallengeUnused() {
+        String challenge = json(challenge()).get("challenge").asString();
+        Map<String, String> attestHeaders = Map.of("App-Attest-Key-Id", Base64.getEncoder().encodeToString(new byte[32]),
+                "App-Attest-Challenge", challenge, "App-Attest-Assertion", "oA==");
+        var before = new LedgerRows(jdbc).counts();
+
+        var unknownType = submit(attestHeaders, ApiClient.command("refund", Checkout.arguments()));
+        var invalidArguments = submit(attestHeaders, ApiClient.command("checkout", "{\"sku\":\"SKU-ESPRESSO\"}"));
+
+        assertThat(unknownType.statusCode()).isEqualTo(422);
+        assertThat(problem(unknownType)).isEqualTo("unknown-operation-type");
+        assertThat(invalidArguments.statusCode()).isEqualTo(422);
+        assertThat(problem(invalidArguments)).isEqualTo("invalid-arguments");
+        assertThat(jdbc.queryForObject("SELECT consumed_at IS NULL FROM attest_challenge WHERE challenge_hash = ?",
+                Boolean.class, (Object) Digests.sha256(Base64.getUrlDecoder().decode(challenge)))).isTrue();
+        assertThat(new LedgerRows(jdbc).counts()).isEqualTo(before);
     }
 
     @Test
@@ -126,11 +145,15 @@ class AttestWithoutDeviceIT {
     }
 
     private HttpResponse<String> submit(Map<String, String> attestHeaders) {
+        return submit(attestHeaders, Checkout.command());
+    }
+
+    private HttpResponse<String> submit(Map<String, String> attestHeaders, String body) {
         var headers = new java.util.HashMap<>(attestHeaders);
         headers.put("Idempotency-Key", UUID.randomUUID().toString());
         headers.put("Content-Type", "application/json");
         return api.send(api.request("/v1/operations", token, headers)
-                .POST(HttpRequest.BodyPublishers.ofString(command("checkout", "{}"))).build());
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build());
     }
 
     private static String problem(HttpResponse<String> response) {

@@ -32,8 +32,10 @@ final class ProtocolVectors {
     static final HexFormat HEX = HexFormat.of();
 
     static final List<String> BODIES = List.of(
-            "{\"type\":\"checkout\",\"arguments\":{\"sku\":\"A-1\",\"quantity\":2}}",
-            "{ \"arguments\": { \"quantity\": 2.0, \"sku\": \"A-1\" }, \"type\": \"checkout\" }",
+            "{\"type\":\"checkout\",\"arguments\":{\"sku\":\"SKU-ESPRESSO\",\"quantity\":2,\"amount\":99.80,"
+                    + "\"currency\":\"EUR\",\"recipient\":\"ann@example.com\"}}",
+            "{ \"arguments\": { \"recipient\": \"ann@example.com\", \"currency\": \"EUR\", \"amount\": 9.98e1, "
+                    + "\"quantity\": 2.0, \"sku\": \"SKU-ESPRESSO\" }, \"type\": \"checkout\" }",
             "{\"type\":\"message.send\",\"arguments\":{\"to\":\"+4915112345678\",\"text\":\"Grüße, \\u20ac 5 \\ud83d\\ude00\","
                     + "\"amount\":1e21,\"ratio\":0.000001,\"nested\":{\"b\":[true,null,-0],\"a\":\"\\u000f\"}}}");
 

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.opledger.operation.Command;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.SubjectId;
+import dev.opledger.testing.Checkout;
 import dev.opledger.testing.LedgerRows;
 import dev.opledger.testing.NodeIntegrationTest;
 import java.nio.charset.StandardCharsets;
@@ -20,10 +21,16 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * Regression test for the READ COMMITTED trap of {@code ON CONFLICT DO NOTHING}: when another
+ * Claims that meet a concurrent claim of the same operationId, with the interleaving forced, not
+ * hoped for.
+ *
+ * <p>Regression test for the READ COMMITTED trap of {@code ON CONFLICT DO NOTHING}: when another
  * transaction commits the same key after the claim statement took its snapshot, the statement
  * neither inserts nor sees the row. Without the rerun the attempt would be lost (or reported as
- * an error) although the operation exists. Here that interleaving is forced, not hoped for.
+ * an error) although the operation exists.
+ *
+ * <p>And operationIds are unique across subjects: a claim that waits on another subject's
+ * uncommitted claim of the same id is refused once that commits, and takes the id if it rolls back.
  */
 @NodeIntegrationTest
 class ClaimRaceIT {
@@ -41,8 +48,7 @@ class ClaimRaceIT {
     void anAttemptBlockedBehindAConcurrentClaimSeesItAsAReplay() throws Exception {
         var subject = new SubjectId("race-" + UUID.randomUUID());
         var operationId = OperationId.random();
-        var command = Command.parse("{\"type\":\"checkout\",\"arguments\":{\"sku\":\"A-1\"}}"
-                .getBytes(StandardCharsets.UTF_8));
+        var command = checkout();
 
         CompletableFuture<ClaimOutcome> blocked;
         try (Connection first = dataSource.getConnection()) {
@@ -55,10 +61,85 @@ class ClaimRaceIT {
         }
 
         ClaimOutcome outcome = blocked.get(10, TimeUnit.SECONDS);
-        assertThat(outcome).isInstanceOf(ClaimOutcome.Replayed.class);
-        assertThat(outcome.operation().payloadHash()).isEqualTo(command.payloadHash());
+        assertThat(outcome).isInstanceOfSatisfying(ClaimOutcome.Replayed.class,
+                replayed -> assertThat(replayed.operation().payloadHash()).isEqualTo(command.payloadHash()));
         assertThat(new LedgerRows(jdbc).attemptOutcomes(subject.value(), operationId.value()))
                 .containsExactly("REPLAYED");
+    }
+
+    /** The claim waits on the other subject's uncommitted row in the operationId index, then is refused. */
+    @Test
+    void aClaimBlockedBehindAnotherSubjectsClaimOfTheSameIdIsRefusedWhenThatCommits() throws Exception {
+        var holder = new SubjectId("race-" + UUID.randomUUID());
+        var latecomer = new SubjectId("race-" + UUID.randomUUID());
+        var operationId = OperationId.random();
+        var command = checkout();
+        var rows = new LedgerRows(jdbc);
+        var before = rows.counts();
+
+        CompletableFuture<ClaimOutcome> blocked;
+        try (Connection first = dataSource.getConnection()) {
+            first.setAutoCommit(false);
+            insertUncommitted(first, holder, operationId, command);
+
+            blocked = CompletableFuture.supplyAsync(() -> claims.claim(request(latecomer, operationId, command)));
+            await().atMost(Duration.ofSeconds(10)).until(this::aClaimWaitsOnALock);
+            first.commit();
+        }
+
+        assertThat(blocked.get(10, TimeUnit.SECONDS)).isInstanceOf(ClaimOutcome.OperationIdTaken.class);
+        assertThat(rows.operationsWithId(operationId.value())).extracting(row -> row.get("subject_id"))
+                .containsExactly(holder.value());
+        assertThat(rows.counts()).isEqualTo(new LedgerRows.Counts(before.operations() + 1, before.attempts(),
+                before.conflicts()));
+    }
+
+    @Test
+    void aClaimBlockedBehindAnotherSubjectsClaimOfTheSameIdTakesItWhenThatRollsBack() throws Exception {
+        var holder = new SubjectId("race-" + UUID.randomUUID());
+        var latecomer = new SubjectId("race-" + UUID.randomUUID());
+        var operationId = OperationId.random();
+        var command = checkout();
+
+        CompletableFuture<ClaimOutcome> blocked;
+        try (Connection first = dataSource.getConnection()) {
+            first.setAutoCommit(false);
+            insertUncommitted(first, holder, operationId, command);
+
+            blocked = CompletableFuture.supplyAsync(() -> claims.claim(request(latecomer, operationId, command)));
+            await().atMost(Duration.ofSeconds(10)).until(this::aClaimWaitsOnALock);
+            first.rollback();
+        }
+
+        assertThat(blocked.get(10, TimeUnit.SECONDS)).isInstanceOf(ClaimOutcome.Claimed.class);
+        var rows = new LedgerRows(jdbc);
+        assertThat(rows.operationsWithId(operationId.value())).extracting(row -> row.get("subject_id"))
+                .containsExactly(latecomer.value());
+        assertThat(rows.attemptOutcomes(latecomer.value(), operationId.value())).containsExactly("CLAIMED");
+    }
+
+    @Test
+    void aClaimOfAnOperationIdAnotherSubjectHoldsIsRefusedAndStoresNothing() {
+        var holder = new SubjectId("race-" + UUID.randomUUID());
+        var latecomer = new SubjectId("race-" + UUID.randomUUID());
+        var operationId = OperationId.random();
+        assertThat(claims.claim(request(holder, operationId, checkout()))).isInstanceOf(ClaimOutcome.Claimed.class);
+        var rows = new LedgerRows(jdbc);
+        var before = rows.counts();
+
+        ClaimOutcome same = claims.claim(request(latecomer, operationId, checkout()));
+        ClaimOutcome other = claims.claim(request(latecomer, operationId, Command.parse(
+                Checkout.command(9).getBytes(StandardCharsets.UTF_8))));
+
+        assertThat(same).isInstanceOf(ClaimOutcome.OperationIdTaken.class);
+        assertThat(other).isInstanceOf(ClaimOutcome.OperationIdTaken.class);
+        assertThat(rows.counts()).isEqualTo(before);
+        assertThat(claims.find(latecomer, operationId)).isEmpty();
+        assertThat(claims.claim(request(holder, operationId, checkout()))).isInstanceOf(ClaimOutcome.Replayed.class);
+    }
+
+    private static Command checkout() {
+        return Command.parse(Checkout.command().getBytes(StandardCharsets.UTF_8));
     }
 
     private boolean aClaimWaitsOnALock() {

@@ -40,7 +40,8 @@ class LedgerServiceIT {
         String subject = "user-" + UUID.randomUUID();
         var operationId = OperationId.random();
         // members out of order, a number spelled long-hand, a non-ASCII string
-        String body = "{ \"arguments\": {\"sku\": \"Å-1\", \"amount\": 1.25e1, \"quantity\": 2.0}, \"type\": \"checkout\" }";
+        String body = "{ \"arguments\": {\"sku\": \"A-1\", \"recipient\": \"åsa@example.com\", \"currency\": \"SEK\", "
+                + "\"amount\": 1.25e1, \"quantity\": 2.0}, \"type\": \"checkout\" }";
         var response = ApiClient.onPort(port).submit(TestTokens.forSubject(subject), operationId.toString(), body);
         assertThat(response.statusCode()).isEqualTo(202);
         SecurityContextHolder.getContext().setAuthentication(UsernamePasswordAuthenticationToken.authenticated(
@@ -50,7 +51,8 @@ class LedgerServiceIT {
 
         String canonical = Command.parse(body.getBytes(StandardCharsets.UTF_8)).canonicalJson();
         assertThat(detail.command()).isEqualTo(canonical)
-                .isEqualTo("{\"arguments\":{\"amount\":12.5,\"quantity\":2,\"sku\":\"Å-1\"},\"type\":\"checkout\"}");
+                .isEqualTo("{\"arguments\":{\"amount\":12.5,\"currency\":\"SEK\",\"quantity\":2,"
+                        + "\"recipient\":\"åsa@example.com\",\"sku\":\"A-1\"},\"type\":\"checkout\"}");
         assertThat(PayloadHash.sha256(detail.command().getBytes(StandardCharsets.UTF_8)))
                 .isEqualTo(detail.operation().payloadHash());
     }

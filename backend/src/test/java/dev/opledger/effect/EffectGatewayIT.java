@@ -61,7 +61,7 @@ class EffectGatewayIT {
         gateway = new EffectGateway(records, classification, () -> tools,
                 new EffectProperties(3, Duration.ofMillis(1)), noCrash);
         var subject = new SubjectId("effects-" + UUID.randomUUID());
-        operationId = Operations.claim(claims, subject, 1, "checkout", "{}").getFirst();
+        operationId = Operations.claim(claims, subject, 1).getFirst();
         ref = jdbc.queryForObject("SELECT id FROM operation WHERE subject_id = ? AND operation_id = ?", Long.class,
                 subject.value(), operationId.value());
     }

@@ -63,7 +63,7 @@ class WorkerIT {
     @Test
     void twoNodesRunTwoHundredOperationsEachExactlyOnce() {
         var subject = new SubjectId("workers-" + UUID.randomUUID());
-        List<OperationId> ids = Operations.claim(claims, subject, 200, "checkout", "{}");
+        List<OperationId> ids = Operations.claim(claims, subject, 200);
         Map<OperationId, AtomicInteger> runs = new ConcurrentHashMap<>();
         Map<OperationId, String> ranOn = new ConcurrentHashMap<>();
         OperationExecutor counting = (operation, lease) -> {
@@ -93,7 +93,7 @@ class WorkerIT {
     @Test
     void theOperationsOfADeadNodeAreTakenOverWhenItsLeaseExpires() {
         var subject = new SubjectId("takeover-" + UUID.randomUUID());
-        List<OperationId> ids = Operations.claim(claims, subject, 3, "checkout", "{}");
+        List<OperationId> ids = Operations.claim(claims, subject, 3);
         // a node that leases and then dies: no heartbeat, no outcome
         List<LeasedOperation> leasedByTheDead = lifecycle.lease("dead-node", 1000, Duration.ofMillis(500));
         assertThat(leasedByTheDead).extracting(LeasedOperation::operationId).containsAll(ids);
@@ -111,7 +111,7 @@ class WorkerIT {
     @Test
     void aNodeThatLostItsLeaseStopsAndCannotRecordAnOutcome() throws Exception {
         var subject = new SubjectId("lost-" + UUID.randomUUID());
-        OperationId id = Operations.claim(claims, subject, 1, "checkout", "{}").getFirst();
+        OperationId id = Operations.claim(claims, subject, 1).getFirst();
         var started = new CountDownLatch(1);
         var sawLoss = new CountDownLatch(1);
         start("slow-node", (operation, lease) -> {
@@ -139,7 +139,7 @@ class WorkerIT {
     @Test
     void aDecisionNeedsTheStatusItDecidesOnAndNoLease() {
         var subject = new SubjectId("decide-" + UUID.randomUUID());
-        OperationId id = Operations.claim(claims, subject, 1, "checkout", "{}").getFirst();
+        OperationId id = Operations.claim(claims, subject, 1).getFirst();
         var leased = lifecycle.lease("node-x", 1000, Duration.ofSeconds(30)).stream()
                 .filter(o -> o.operationId().equals(id)).findFirst().orElseThrow();
 
@@ -157,7 +157,7 @@ class WorkerIT {
     @Test
     void anApprovalDecisionIsRecordedOnceWithItsTransition() {
         var subject = new SubjectId("approve-" + UUID.randomUUID());
-        List<OperationId> ids = Operations.claim(claims, subject, 2, "checkout", "{}");
+        List<OperationId> ids = Operations.claim(claims, subject, 2);
         var leased = lifecycle.lease("node-y", 1000, Duration.ofSeconds(30)).stream()
                 .filter(o -> ids.contains(o.operationId())).toList();
         assertThat(leased).hasSize(2);

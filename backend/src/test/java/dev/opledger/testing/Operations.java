@@ -17,6 +17,12 @@ public final class Operations {
     private Operations() {
     }
 
+    /** Claims {@code count} valid {@code checkout} operations (see {@link Checkout}). */
+    public static List<OperationId> claim(ClaimService claims, SubjectId subject, int count) {
+        return claim(claims, subject, count, Checkout.TYPE, Checkout.arguments());
+    }
+
+    /** Claims {@code count} operations of a command the API might refuse: the façade does not check types. */
     public static List<OperationId> claim(ClaimService claims, SubjectId subject, int count, String type, String arguments) {
         Command command = Command.parse(("{\"type\":\"" + type + "\",\"arguments\":" + arguments + "}")
                 .getBytes(StandardCharsets.UTF_8));

@@ -1,6 +1,5 @@
 package dev.opledger.e2e;
 
-import static dev.opledger.testing.ApiClient.command;
 import static dev.opledger.testing.ApiClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,6 +8,7 @@ import dev.opledger.attest.AttestEnvironment;
 import dev.opledger.attest.internal.Digests;
 import dev.opledger.cli.device.DeviceVariant;
 import dev.opledger.cli.device.SimulatedDevice;
+import dev.opledger.testing.Checkout;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -34,7 +34,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(NodeExtension.class)
 class AttestedPathIT {
 
-    private static final String BODY = command("checkout", "{\"sku\":\"A-1\",\"quantity\":2}");
+    private static final String BODY = Checkout.command(2);
 
     RunningNode node;
     AttestedDevice alice;
@@ -138,7 +138,7 @@ class AttestedPathIT {
     void anAlteredBodyIsRefused() throws SQLException {
         var attempt = alice.attempt(UUID.randomUUID().toString(), BODY);
 
-        assertRefused(() -> attempt.withBody(command("checkout", "{\"sku\":\"A-1\",\"quantity\":200}")).send(),
+        assertRefused(() -> attempt.withBody(Checkout.command(20)).send(),
                 "assertion-invalid");
     }
 

@@ -10,6 +10,7 @@ import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.AriaRole;
 import dev.opledger.operation.Command;
 import dev.opledger.testing.ApiClient;
+import dev.opledger.testing.Checkout;
 import dev.opledger.testing.TestTokens;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -45,8 +46,8 @@ class ConsoleIT {
         String subject = "e2e-" + UUID.randomUUID();
         String operationId = UUID.randomUUID().toString();
         String token = TestTokens.mint(TestTokens.LOCAL_SECRET, claims -> claims.subject(subject));
-        String first = ApiClient.command("checkout", "{\"sku\":\"A-1\",\"quantity\":2}");
-        String other = ApiClient.command("checkout", "{\"sku\":\"A-1\",\"quantity\":3}");
+        String first = Checkout.command(2);
+        String other = Checkout.command(3);
         var api = new ApiClient(node.base());
         var accepted = api.submit(token, operationId, first);
         var reused = api.submit(token, operationId, other);

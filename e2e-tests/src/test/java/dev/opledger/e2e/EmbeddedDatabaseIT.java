@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.opledger.testing.ApiClient;
+import dev.opledger.testing.Checkout;
 import dev.opledger.testing.TestTokens;
 import java.io.IOException;
 import java.net.URI;
@@ -39,7 +40,7 @@ class EmbeddedDatabaseIT {
         Path data = home.resolve("postgres");
         String subject = "embedded-" + UUID.randomUUID();
         String operationId = UUID.randomUUID().toString();
-        String command = ApiClient.command("checkout", "{\"sku\":\"A-1\"}");
+        String command = Checkout.command();
         String token = TestTokens.mint(TestTokens.LOCAL_SECRET, claims -> claims.subject(subject));
 
         String payloadHash;

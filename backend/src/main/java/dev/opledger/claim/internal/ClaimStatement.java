@@ -11,6 +11,9 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
+import org.postgresql.util.PSQLException;
+import org.postgresql.util.ServerErrorMessage;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
@@ -23,6 +26,19 @@ import org.springframework.stereotype.Repository;
  * statement's snapshot was taken, {@code ON CONFLICT DO NOTHING} skips the insert but the
  * {@code existing} CTE cannot see the row either, so the statement returns nothing and records
  * nothing. Running it again takes a new snapshot that sees the row; that is the only retry.
+ *
+ * <p>An operationId is unique across subjects ({@code operation_operation_id_uk}), because the
+ * graph's thread id is the operationId and tools receive the idempotency key
+ * {@code operationId:stepKey}: both must name one operation, whoever claimed it. The statement
+ * still arbitrates on {@code (subject_id, operation_id)}, so a replay or key reuse by the same
+ * subject goes on as before; a claim by another subject inserts a row that violates the
+ * operationId index, the statement fails and, in autocommit, leaves nothing behind (no row, no
+ * attempt, no conflict). That violation, and only that one, becomes
+ * {@link ClaimOutcome.OperationIdTaken}. It has one other cause: the same subject's concurrent
+ * claim of the same id, when both inserts passed the arbiter's check before either wrote its index
+ * entry; the later one then waits on the operationId index and fails when the first commits. A
+ * read of the holder tells the two apart, and for the subject's own row the statement runs again
+ * and finds it as a replay or key reuse.
  */
 @Repository
 public class ClaimStatement {
@@ -59,8 +75,12 @@ public class ClaimStatement {
             SELECT payload_hash, command_type, status, created_at, updated_at, created FROM found
             """;
 
-    /** One empty result is the race above; a second one would mean the row vanished. */
+    /** Each race above costs one more run; needing a third would mean the row vanished. */
     private static final int MAX_RUNS = 3;
+
+    /** The unique index on {@code operation (operation_id)} (claim changelog 008). */
+    static final String OPERATION_ID_UNIQUE = "operation_operation_id_uk";
+    private static final String UNIQUE_VIOLATION = "23505";
 
     private final JdbcTemplate jdbc;
 
@@ -70,14 +90,40 @@ public class ClaimStatement {
 
     public ClaimOutcome execute(ClaimRequest request) {
         for (int run = 0; run < MAX_RUNS; run++) {
-            List<ClaimOutcome> outcomes = jdbc.query(SQL, statement -> bind(statement, request),
-                    (row, n) -> outcome(row, request));
+            List<ClaimOutcome> outcomes;
+            try {
+                outcomes = jdbc.query(SQL, statement -> bind(statement, request), (row, n) -> outcome(row, request));
+            } catch (DuplicateKeyException e) {
+                if (!violatesOperationIdUnique(e)) {
+                    throw e;
+                }
+                if (heldByAnotherSubject(request)) {
+                    return new ClaimOutcome.OperationIdTaken();
+                }
+                continue;
+            }
             if (!outcomes.isEmpty()) {
                 return outcomes.getFirst();
             }
         }
         throw new IllegalStateException("the claim found neither a new nor an existing operation "
                 + request.operationId() + " after " + MAX_RUNS + " runs");
+    }
+
+    private boolean heldByAnotherSubject(ClaimRequest request) {
+        List<String> holders = jdbc.queryForList("SELECT subject_id FROM operation WHERE operation_id = ?",
+                String.class, request.operationId().value());
+        return !holders.isEmpty() && !holders.getFirst().equals(request.subject().value());
+    }
+
+    private static boolean violatesOperationIdUnique(DuplicateKeyException e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof PSQLException psql && UNIQUE_VIOLATION.equals(psql.getSQLState())) {
+                ServerErrorMessage server = psql.getServerErrorMessage();
+                return server != null && OPERATION_ID_UNIQUE.equals(server.getConstraint());
+            }
+        }
+        return false;
     }
 
     private static void bind(PreparedStatement statement, ClaimRequest request) throws SQLException {

@@ -31,12 +31,18 @@ class SubmitCommand implements Callable<Integer> {
     @Mixin
     DeviceOptions device = new DeviceOptions();
 
-    @Option(names = "--type", required = true, paramLabel = "TYPE", description = "the operation type, e.g. checkout")
-    String type = "";
+    /** Arguments the node's {@code checkout} schema accepts: what {@code submit} sends when told nothing else. */
+    static final String CHECKOUT_ARGUMENTS =
+            "{\"sku\":\"SKU-ESPRESSO\",\"quantity\":1,\"amount\":49.90,\"currency\":\"EUR\",\"recipient\":\"ann@example.com\"}";
 
-    @Option(names = "--arguments", defaultValue = "{}", paramLabel = "JSON",
-            description = "the arguments, a JSON object sent as written (default: ${DEFAULT-VALUE})")
-    String arguments = "{}";
+    @Option(names = "--type", defaultValue = "checkout", paramLabel = "TYPE",
+            description = "the operation type (default: ${DEFAULT-VALUE})")
+    String type = "checkout";
+
+    @Option(names = "--arguments", defaultValue = CHECKOUT_ARGUMENTS, paramLabel = "JSON",
+            description = {"the arguments, a JSON object sent as written; the node checks them against the type's "
+                    + "JSON Schema", "(default: a checkout, ${DEFAULT-VALUE})"})
+    String arguments = CHECKOUT_ARGUMENTS;
 
     @Option(names = "--operation-id", paramLabel = "UUID", description = "default: a new random UUID")
     @Nullable String operationId;

@@ -24,6 +24,7 @@ import java.util.function.Function;
  */
 public final class ClaimLoad {
 
+    /** A checkout the node's schema accepts (a refused one would measure the refusal, not the claim). */
     private static final byte[] BODY = CheckoutBody.bytes();
 
     private final NodeClient node;

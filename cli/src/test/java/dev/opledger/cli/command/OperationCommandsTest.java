@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 class OperationCommandsTest {
 
     private static final String OPERATION_ID = "0b6f5c2e-3f0c-4d47-9a36-2a8f1f0f4f11";
-    private static final String BODY = "{\"type\":\"checkout\",\"arguments\":{\"sku\":\"A-1\"}}";
+    private static final String ARGUMENTS = SubmitCommand.CHECKOUT_ARGUMENTS;
+    private static final String BODY = "{\"type\":\"checkout\",\"arguments\":" + ARGUMENTS + "}";
 
     @TempDir
     Path home;
@@ -55,8 +56,8 @@ class OperationCommandsTest {
     }
 
     @Test
-    void submitSendsTheProtocolsHeadersAndTheBody() {
-        var run = run("submit", "--device", "phone", "--type", "checkout", "--arguments", "{\"sku\":\"A-1\"}");
+    void submitSendsTheProtocolsHeadersAndByDefaultACheckout() {
+        var run = run("submit", "--device", "phone");
 
         assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
         String operationId = run.out().lines().findFirst().orElseThrow().replace("operationId: ", "");
@@ -79,7 +80,9 @@ class OperationCommandsTest {
 
     @Test
     void retryResendsTheSameBodyBytesWithANewChallengeAndAHigherCounter() {
-        assertThat(submit("{\"sku\": \"A-1\",  \"note\": \"as written\"}").exitCode()).isZero();
+        String asWritten = "{\"sku\": \"SKU-ESPRESSO\",  \"quantity\": 2, \"amount\": 99.80, \"currency\": \"EUR\", "
+                + "\"recipient\": \"ann@example.com\"}";
+        assertThat(submit(asWritten).exitCode()).isZero();
 
         var retry = run("retry", "--device", "phone", OPERATION_ID);
 
@@ -89,7 +92,7 @@ class OperationCommandsTest {
         assertThat(attempts).hasSize(2);
         assertThat(attempts.get(1).body()).isEqualTo(attempts.get(0).body());
         assertThat(new String(attempts.get(0).body(), StandardCharsets.UTF_8))
-                .isEqualTo("{\"type\":\"checkout\",\"arguments\":{\"sku\": \"A-1\",  \"note\": \"as written\"}}");
+                .isEqualTo("{\"type\":\"checkout\",\"arguments\":" + asWritten + "}");
         assertThat(attempts.get(1).header("Idempotency-Key")).isEqualTo(OPERATION_ID);
         assertThat(attempts.get(1).header("App-Attest-Challenge")).isNotEqualTo(attempts.get(0).header("App-Attest-Challenge"));
         assertThat(node.acceptedCounters).containsExactly(1L, 2L);
@@ -100,7 +103,7 @@ class OperationCommandsTest {
     void theOperationIsKeptBeforeItsFirstAttempt() {
         node.refuseChallenges = true;
 
-        var failed = submit("{\"sku\":\"A-1\"}");
+        var failed = submit(ARGUMENTS);
 
         assertThat(failed.exitCode()).isEqualTo(1);
         assertThat(failed.out()).contains("operationId: " + OPERATION_ID);
@@ -119,7 +122,7 @@ class OperationCommandsTest {
     void aLostReplyNeverMakesTheDeviceReuseItsCounter() {
         node.loseNextOperationReply = true;
 
-        var lost = submit("{\"sku\":\"A-1\"}");
+        var lost = submit(ARGUMENTS);
 
         assertThat(lost.exitCode()).isEqualTo(1);
         assertThat(lost.err()).contains("error: no answer from");
@@ -135,7 +138,7 @@ class OperationCommandsTest {
 
     @Test
     void showReadsTheOperationFromTheNode() {
-        submit("{\"sku\":\"A-1\"}");
+        submit(ARGUMENTS);
 
         var show = run("show", "--device", "phone", OPERATION_ID.toUpperCase());
 
@@ -147,9 +150,9 @@ class OperationCommandsTest {
 
     @Test
     void anotherBodyForAStoredOperationIdIsRefusedBeforeAnythingIsSent() {
-        submit("{\"sku\":\"A-1\"}");
+        submit(ARGUMENTS);
 
-        var conflict = submit("{\"sku\":\"B-2\"}");
+        var conflict = submit(ARGUMENTS.replace("\"quantity\":1", "\"quantity\":2"));
 
         assertThat(conflict.exitCode()).isEqualTo(2);
         assertThat(conflict.err()).contains("stored with another body");

@@ -21,8 +21,8 @@ class SimulatedDeviceAssertionTest {
 
     private static final byte[] CHALLENGE = new byte[32];
     private static final byte[] CLIENT_DATA_HASH = ClientData.hashOfAttempt(CHALLENGE, OperationId.random(),
-            Command.parse("{\"type\":\"checkout\",\"arguments\":{\"sku\":\"A-1\"}}".getBytes(StandardCharsets.UTF_8))
-                    .payloadHash());
+            Command.parse(("{\"type\":\"checkout\",\"arguments\":{\"sku\":\"SKU-ESPRESSO\",\"quantity\":1,\"amount\":49.90,"
+                    + "\"currency\":\"EUR\",\"recipient\":\"ann@example.com\"}}").getBytes(StandardCharsets.UTF_8)).payloadHash());
 
     @Test
     void assertionsVerifyWithTheAttestedKeyAndTheirCountersIncrease() {

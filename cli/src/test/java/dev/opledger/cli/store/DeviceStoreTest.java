@@ -83,7 +83,8 @@ class DeviceStoreTest {
     void remembersAnOperationsExactBodyOnce() {
         var store = new DeviceStore(directory);
         store.create(device("phone"));
-        byte[] body = "{\"type\":\"checkout\", \"arguments\":{\"sku\":\"A-1\"}}".getBytes(StandardCharsets.UTF_8);
+        byte[] body = ("{\"type\":\"checkout\", \"arguments\":{\"sku\":\"SKU-ESPRESSO\",\"quantity\":1,\"amount\":49.90,"
+                + "\"currency\":\"EUR\",\"recipient\":\"ann@example.com\"}}").getBytes(StandardCharsets.UTF_8);
         var operation = new StoredOperation("0b6f5c2e-3f0c-4d47-9a36-2a8f1f0f4f11", body, Instant.now());
 
         store.remember("phone", operation);

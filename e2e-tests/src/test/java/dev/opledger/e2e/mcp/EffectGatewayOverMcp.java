@@ -88,7 +88,7 @@ abstract class EffectGatewayOverMcp {
     @BeforeEach
     void claimAnOperation() {
         var subject = new SubjectId("mcp-effects-" + UUID.randomUUID());
-        operationId = Operations.claim(claims, subject, 1, "checkout", "{}").getFirst();
+        operationId = Operations.claim(claims, subject, 1).getFirst();
         ref = jdbc.queryForObject("SELECT id FROM operation WHERE subject_id = ? AND operation_id = ?", Long.class,
                 subject.value(), operationId.value());
     }

@@ -1,0 +1,106 @@
+package dev.opledger.claim.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.opledger.claim.AttemptContext;
+import dev.opledger.claim.ClaimOutcome;
+import dev.opledger.claim.ClaimRequest;
+import dev.opledger.operation.Command;
+import dev.opledger.operation.OperationId;
+import dev.opledger.operation.SubjectId;
+import dev.opledger.testing.Checkout;
+import dev.opledger.testing.NodeIntegrationTest;
+import dev.opledger.testing.TestDatabase;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+/**
+ * The one subject's race that the operationId index, not the claim's arbiter, catches: two claims
+ * of the same (subject, operationId) that both pass the arbiter's check before either has written
+ * its index entry. The later one then waits on the operationId index and fails with its unique
+ * violation when the first commits; the claim must read that as its own operation (a replay), not
+ * as another subject's.
+ *
+ * <p>The window is microseconds in production. Here it is held open in a schema of its own: the
+ * claim tables without their data, plus an index evaluated before the arbiter's that sleeps for
+ * this test's subjects, so both claims pass the arbiter's check before either writes its entry.
+ */
+@NodeIntegrationTest
+class ClaimStatementOwnRaceIT {
+
+    private static final String SCHEMA = "claim_own_race";
+
+    @Autowired
+    JdbcTemplate shared;
+
+    JdbcTemplate jdbc;
+
+    @BeforeEach
+    void createSchemaWithAWindowBeforeTheArbiter() {
+        shared.execute("DROP SCHEMA IF EXISTS " + SCHEMA + " CASCADE");
+        shared.execute("CREATE SCHEMA " + SCHEMA);
+        String like = " INCLUDING DEFAULTS INCLUDING IDENTITY INCLUDING CONSTRAINTS";
+        shared.execute("CREATE TABLE " + SCHEMA + ".operation (LIKE public.operation" + like + ")");
+        shared.execute("CREATE TABLE " + SCHEMA + ".operation_attempt (LIKE public.operation_attempt" + like + ")");
+        shared.execute("CREATE TABLE " + SCHEMA + ".key_reuse_conflict (LIKE public.key_reuse_conflict" + like + ")");
+        // indexes are updated in the order they were created: the sleep, then the arbiter, then the operationId index
+        shared.execute("CREATE FUNCTION " + SCHEMA + ".after_a_pause(subject text) RETURNS text LANGUAGE plpgsql "
+                + "IMMUTABLE AS $$ BEGIN IF subject LIKE 'own-race-%' THEN PERFORM pg_sleep(1); END IF; RETURN subject; END $$");
+        shared.execute("CREATE INDEX operation_pause_ix ON " + SCHEMA + ".operation (" + SCHEMA + ".after_a_pause(subject_id))");
+        shared.execute("ALTER TABLE " + SCHEMA + ".operation ADD CONSTRAINT operation_subject_operation_uk "
+                + "UNIQUE (subject_id, operation_id)");
+        shared.execute("CREATE UNIQUE INDEX " + ClaimStatement.OPERATION_ID_UNIQUE + " ON " + SCHEMA
+                + ".operation (operation_id)");
+        var database = TestDatabase.shared();
+        var dataSource = new DriverManagerDataSource(database.url(), database.username(), database.password());
+        dataSource.setSchema(SCHEMA);
+        jdbc = new JdbcTemplate(dataSource);
+    }
+
+    @AfterEach
+    void dropSchema() {
+        shared.execute("DROP SCHEMA IF EXISTS " + SCHEMA + " CASCADE");
+    }
+
+    @Test
+    void aClaimThatLosesItsOwnRaceOnTheOperationIdIndexIsAReplay() throws Exception {
+        var statement = new ClaimStatement(jdbc);
+        var subject = new SubjectId("own-race-" + UUID.randomUUID());
+        var operationId = OperationId.random();
+        var command = Command.parse(Checkout.command().getBytes(StandardCharsets.UTF_8));
+
+        var start = new CountDownLatch(1);
+        List<ClaimOutcome> outcomes = new ArrayList<>();
+        try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<ClaimOutcome>> futures = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                futures.add(threads.submit(() -> {
+                    start.await();
+                    return statement.execute(new ClaimRequest(subject, operationId, command,
+                            AttemptContext.unattested(UUID.randomUUID(), "own-race", null)));
+                }));
+            }
+            start.countDown();
+            for (var future : futures) {
+                outcomes.add(future.get());
+            }
+        }
+
+        assertThat(outcomes).extracting(outcome -> outcome.getClass().getSimpleName())
+                .containsExactlyInAnyOrder("Claimed", "Replayed");
+        assertThat(jdbc.queryForList("SELECT a.outcome FROM operation_attempt a JOIN operation o ON o.id = a.operation_ref "
+                + "WHERE o.operation_id = ? ORDER BY a.id", String.class, operationId.value()))
+                .containsExactly("CLAIMED", "REPLAYED");
+    }
+}
