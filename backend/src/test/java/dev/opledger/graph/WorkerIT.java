@@ -137,6 +137,33 @@ class WorkerIT {
     }
 
     @Test
+    void aNodeThatLeasesItsOwnRunningOperationAgainDoesNotRunItTwice() throws Exception {
+        var subject = new SubjectId("relet-" + UUID.randomUUID());
+        OperationId id = Operations.claim(claims, subject, 1).getFirst();
+        var started = new CountDownLatch(1);
+        var finish = new CountDownLatch(1);
+        var runs = new AtomicInteger();
+        start("stalled-node", (operation, lease) -> {
+            if (!operation.operationId().equals(id)) {
+                return new ExecutionOutcome.Succeeded();
+            }
+            runs.incrementAndGet();
+            started.countDown();
+            await().atMost(Duration.ofSeconds(20)).until(() -> finish.getCount() == 0);
+            return new ExecutionOutcome.Succeeded();
+        });
+        started.await();
+        // its own lease runs out (a stall longer than the lease) and the same node leases it again
+        jdbc.update("UPDATE operation SET lease_expires_at = now() - interval '1 second' WHERE operation_id = ?", id.value());
+        await().atMost(Duration.ofSeconds(10)).until(() -> jdbc.queryForObject(
+                "SELECT run_count FROM operation WHERE operation_id = ?", Integer.class, id.value()) == 2);
+
+        finish.countDown();
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(status(subject, id)).isEqualTo("SUCCEEDED"));
+        assertThat(runs).hasValue(1);
+    }
+
+    @Test
     void aDecisionNeedsTheStatusItDecidesOnAndNoLease() {
         var subject = new SubjectId("decide-" + UUID.randomUUID());
         OperationId id = Operations.claim(claims, subject, 1).getFirst();

@@ -24,8 +24,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** The console in a real browser against the production jar, with operations made through the API. */
 @ExtendWith({NodeExtension.class, BrowserExtension.class})
-// operations here are made without App Attest: the console is what is tested
-@NodeArguments("--opledger.attest.mode=optional")
+// operations here are made without App Attest and are not run (they stay ACCEPTED): the console
+// is what is tested
+@NodeArguments({"--opledger.attest.mode=optional", "--opledger.worker.enabled=false"})
 class ConsoleIT {
 
     private static final Pattern LOGIN_PAGE = Pattern.compile(".*/login(\\?.*)?$");

@@ -82,6 +82,7 @@ class EmbeddedDatabaseIT {
                 "--opledger.database.local-host=127.0.0.1",
                 "--opledger.database.local-port=" + NodeProcess.freePort(), // closed again: nothing listens there
                 "--opledger.database.embedded-directory=" + data,
+                "--opledger.reference-tools.port=0", // embedded by the local profile; 8091 may be taken
                 "--opledger.attest.mode=optional");
         try {
             NodeProcess.awaitReadiness(process, running, READY_TIMEOUT);

@@ -16,9 +16,10 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 /**
  * Starts the production jar ({@code opledger.node.jar}) once per test class as a child process
  * with the same JDK, profile {@code local} (App Attest required, the CLI's development root
- * trusted), a free port, the test JVM's own database and the class's {@link NodeArguments}; waits
- * until it is ready; stops it after the class, whatever happened. Its output goes to
- * {@code target/node-<port>.log}, whose tail is printed when a test fails.
+ * trusted; reference-tools embedded on a free port), a free port, the test JVM's own database and
+ * the class's {@link NodeArguments}; waits until it is ready; stops it after the class, whatever
+ * happened. Its output goes to {@code target/node-<port>.log}, whose tail is printed when a test
+ * fails.
  */
 public class NodeExtension implements BeforeAllCallback, AfterAllCallback, AfterTestExecutionCallback,
         ParameterResolver {
@@ -38,7 +39,10 @@ public class NodeExtension implements BeforeAllCallback, AfterAllCallback, After
         List<String> arguments = new ArrayList<>(List.of(
                 "--spring.datasource.url=" + database.url(),
                 "--spring.datasource.username=" + database.username(),
-                "--spring.datasource.password=" + database.password()));
+                "--spring.datasource.password=" + database.password(),
+                // the local profile embeds reference-tools on 8091: any free port instead, so test
+                // nodes never meet each other or a node someone runs on this machine
+                "--opledger.reference-tools.port=0"));
         context.getTestClass().map(type -> type.getAnnotation(NodeArguments.class))
                 .ifPresent(extra -> arguments.addAll(List.of(extra.value())));
         Process process = NodeProcess.start(List.of(), List.of(), port, node.log(), arguments.toArray(String[]::new));

@@ -20,10 +20,11 @@ class ToolListingIT {
         Map<String, Tool> tools = McpClients.modern(server.url()).listTools().list().tools().stream()
                 .collect(Collectors.toMap(Tool::name, Function.identity()));
 
-        assertThat(tools).containsOnlyKeys("reserve_inventory", "capture_payment", "send_message", "adjust_points",
-                "get_points", "set_shipping_address", "get_product");
+        assertThat(tools).containsOnlyKeys("reserve_inventory", "release_inventory", "capture_payment", "send_message",
+                "adjust_points", "get_points", "set_shipping_address", "get_product");
         //                                                   readOnly destructive idempotent openWorld
         assertThat(hints(tools.get("reserve_inventory"))).containsExactly(false, false, false, false);
+        assertThat(hints(tools.get("release_inventory"))).containsExactly(false, true, true, false);
         assertThat(hints(tools.get("capture_payment"))).containsExactly(false, false, false, false);
         assertThat(hints(tools.get("send_message"))).containsExactly(false, false, false, false);
         assertThat(hints(tools.get("adjust_points"))).containsExactly(false, false, false, false);
@@ -32,6 +33,8 @@ class ToolListingIT {
         assertThat(hints(tools.get("get_product"))).containsExactly(true, false, true, false);
 
         assertThat(tools.get("reserve_inventory").meta()).containsEntry("dev.opledger/repeatClass", "keyed")
+                .containsEntry("dev.opledger/idempotencyKeyArgument", "idempotencyKey");
+        assertThat(tools.get("release_inventory").meta()).containsEntry("dev.opledger/repeatClass", "keyed")
                 .containsEntry("dev.opledger/idempotencyKeyArgument", "idempotencyKey");
         assertThat(tools.get("capture_payment").meta()).containsEntry("dev.opledger/repeatClass", "keyed");
         assertThat(tools.get("send_message").meta()).containsEntry("dev.opledger/repeatClass", "never-repeat");
@@ -42,6 +45,8 @@ class ToolListingIT {
 
         assertThat(required(tools.get("reserve_inventory")))
                 .containsExactlyInAnyOrder("operationId", "stepKey", "sku", "quantity");
+        assertThat(required(tools.get("release_inventory")))
+                .containsExactlyInAnyOrder("operationId", "stepKey", "reservationId");
         assertThat(required(tools.get("capture_payment")))
                 .containsExactlyInAnyOrder("operationId", "stepKey", "amount", "currency");
         assertThat(required(tools.get("send_message")))
@@ -66,7 +71,7 @@ class ToolListingIT {
             Map<String, io.modelcontextprotocol.spec.McpSchema.Tool> tools = client.listTools().tools().stream()
                     .collect(Collectors.toMap(io.modelcontextprotocol.spec.McpSchema.Tool::name, Function.identity()));
 
-            assertThat(tools).hasSize(7);
+            assertThat(tools).hasSize(8);
             var send = tools.get("send_message").annotations();
             assertThat(List.of(send.readOnlyHint(), send.destructiveHint(), send.idempotentHint(),
                     send.openWorldHint())).containsExactly(false, false, false, false);

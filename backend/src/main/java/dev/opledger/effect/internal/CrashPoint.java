@@ -1,5 +1,6 @@
 package dev.opledger.effect.internal;
 
+import dev.opledger.effect.CrashPoints;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,7 +13,7 @@ import org.springframework.stereotype.Component;
  * flushed). Unset in every real configuration.
  */
 @Component
-public class CrashPoint {
+public class CrashPoint implements CrashPoints {
 
     /** Where a run can be made to die. */
     public enum Point { BEFORE_EFFECT_CALL, AFTER_TOOL_COMMIT, AFTER_EFFECT_RECORD, AWAITING_APPROVAL }
@@ -26,6 +27,11 @@ public class CrashPoint {
         if (!target.isBlank()) {
             log.warn("CRASH INJECTION: this node halts at {}", target);
         }
+    }
+
+    @Override
+    public void awaitingApproval(String stepKey) {
+        at(Point.AWAITING_APPROVAL, stepKey);
     }
 
     public void at(Point point, String stepKey) {

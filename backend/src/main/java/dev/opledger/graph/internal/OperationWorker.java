@@ -91,6 +91,13 @@ public class OperationWorker {
     private int leaseAndRun(int free) throws InterruptedException {
         var operations = lifecycle.lease(node, free, properties.lease());
         for (LeasedOperation operation : operations) {
+            if (held.containsKey(operation.ref())) {
+                // This node's own lease expired (a stall outlasted it) and it leased the operation
+                // again: the run still going here keeps it; a second run would find the thread busy.
+                log.warn("operation {} is still running on {}: its lease expired and was renewed",
+                        operation.operationId(), node);
+                continue;
+            }
             slots.acquire();
             var lease = new AtomicBoolean(true);
             held.put(operation.ref(), lease);

@@ -11,8 +11,9 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Starts this node's workers with the application and stops them with it, when the node has an
- * {@link OperationExecutor} and {@code opledger.worker.enabled} is true. Until the graph stage
- * provides an executor, accepted operations stay ACCEPTED.
+ * {@link OperationExecutor} ({@link GraphOperationExecutor}, running each operation's type) and
+ * {@code opledger.worker.enabled} is true. They start with the context's lifecycle, after every
+ * bean (the MCP servers a node starts itself included), and stop before any bean is destroyed.
  */
 @Configuration(proxyBeanMethods = false)
 class WorkerConfiguration {

@@ -19,14 +19,14 @@ import java.util.UUID;
  * schema of the test JVM's database ({@link TestDatabase}); the JVM's shutdown stops it. Tests
  * tell their effects apart by operation id, never by emptying tables.
  */
-final class ReferenceToolsFixture {
+public final class ReferenceToolsFixture {
 
     private static ReferenceToolsServer server;
 
     private ReferenceToolsFixture() {
     }
 
-    static synchronized ReferenceToolsServer server() {
+    public static synchronized ReferenceToolsServer server() {
         if (server == null) {
             var database = TestDatabase.shared();
             server = ReferenceTools.start(0, database.url(), database.username(), database.password());

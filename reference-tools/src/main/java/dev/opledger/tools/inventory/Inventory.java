@@ -8,7 +8,7 @@ import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.annotation.Transactional;
 
-/** Products, their stock and reservations, in the server's own schema. */
+/** Products, their stock, reservations and their releases, in the server's own schema. */
 class Inventory {
 
     private final JdbcClient jdbc;
@@ -62,6 +62,65 @@ class Inventory {
                 .single();
         effects.record(ReserveInventoryTool.NAME, arguments, request.idempotencyKey().orElse(null), id.toString());
         return reservation.asOutcome(false);
+    }
+
+    /**
+     * Releases a reservation once: the reservation's row lock serialises releases of one
+     * reservation, and an advisory lock per key serialises repeats with one key.
+     */
+    @Transactional
+    ToolOutcome release(ReleaseRequest request, ToolArguments arguments) {
+        Optional<Release> existing = request.idempotencyKey().flatMap(this::releaseLockedByKey);
+        if (existing.isPresent()) {
+            return request.matches(existing.get())
+                    ? existing.get().asOutcome(true)
+                    : new ToolOutcome.Failure("IDEMPOTENCY_KEY_REUSED", "idempotency key '"
+                            + request.idempotencyKey().orElseThrow() + "' was used to release reservation "
+                            + existing.get().reservationId());
+        }
+        Optional<Reservation> reservation = jdbc.sql(
+                        "SELECT * FROM reference_tools.reservation WHERE reservation_id = ? FOR UPDATE")
+                .param(request.reservationId())
+                .query(Reservation.class)
+                .optional();
+        if (reservation.isEmpty()) {
+            return new ToolOutcome.Failure("UNKNOWN_RESERVATION", "no reservation " + request.reservationId());
+        }
+        Optional<UUID> released = jdbc.sql(
+                        "SELECT release_id FROM reference_tools.reservation_release WHERE reservation_id = ?")
+                .param(request.reservationId())
+                .query(UUID.class)
+                .optional();
+        if (released.isPresent()) {
+            return new ToolOutcome.Failure("ALREADY_RELEASED", "reservation " + request.reservationId()
+                    + " was released already (release " + released.get() + ")");
+        }
+        jdbc.sql("UPDATE reference_tools.product SET on_hand = on_hand + ? WHERE sku = ?")
+                .params(reservation.get().quantity(), reservation.get().sku())
+                .update();
+        UUID id = UUID.randomUUID();
+        Release release = jdbc.sql("""
+                INSERT INTO reference_tools.reservation_release
+                    (release_id, reservation_id, sku, quantity, idempotency_key, operation_id, step_key)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                RETURNING *""")
+                .params(id, request.reservationId(), reservation.get().sku(), reservation.get().quantity(),
+                        request.idempotencyKey().orElse(null), arguments.operationId(), arguments.stepKey())
+                .query(Release.class)
+                .single();
+        effects.record(ReleaseInventoryTool.NAME, arguments, request.idempotencyKey().orElse(null), id.toString());
+        return release.asOutcome(false);
+    }
+
+    private Optional<Release> releaseLockedByKey(String idempotencyKey) {
+        jdbc.sql("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")
+                .param("release_inventory:" + idempotencyKey)
+                .query()
+                .listOfRows();
+        return jdbc.sql("SELECT * FROM reference_tools.reservation_release WHERE idempotency_key = ?")
+                .param(idempotencyKey)
+                .query(Release.class)
+                .optional();
     }
 
     private Optional<Reservation> lockedByKey(String idempotencyKey) {

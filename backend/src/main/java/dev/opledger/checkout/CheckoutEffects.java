@@ -1,0 +1,76 @@
+package dev.opledger.checkout;
+
+import dev.opledger.effect.Effect;
+import dev.opledger.effect.EffectCheck;
+import dev.opledger.effect.EffectGateway;
+import dev.opledger.effect.EffectOutcome;
+import dev.opledger.graph.ExecutionOutcome;
+import dev.opledger.mcp.ToolClient;
+import dev.opledger.mcp.ToolRef;
+import dev.opledger.mcp.ToolReply;
+import dev.opledger.mcp.ToolTransportException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How a checkout step makes its effect: only while the lease is held, always through the effect
+ * gateway under the step's key, and with the gateway's outcome turned into the step's result or
+ * into the operation's end (refused → FAILED, needs review → NEEDS_REVIEW).
+ */
+final class CheckoutEffects {
+
+    private final EffectGateway gateway;
+    private final Supplier<ToolClient> tools;
+    private final String server;
+
+    CheckoutEffects(EffectGateway gateway, Supplier<ToolClient> tools, String server) {
+        this.gateway = gateway;
+        this.tools = tools;
+        this.server = server;
+    }
+
+    Map<String, Object> perform(CheckoutRun run, CheckoutStep step, String tool, Map<String, Object> arguments) {
+        return perform(run, step, tool, arguments, null);
+    }
+
+    /** The tool's result, now or as recorded by an earlier run of this step. */
+    Map<String, Object> perform(CheckoutRun run, CheckoutStep step, String tool, Map<String, Object> arguments,
+            @Nullable EffectCheck check) {
+        if (!run.lease().held()) {
+            throw new CheckoutStoppedException(new ExecutionOutcome.LeaseLost());
+        }
+        var effect = new Effect(run.operationRef(), run.operationId(), step.key(), new ToolRef(server, tool), arguments,
+                check);
+        return switch (gateway.perform(effect)) {
+            case EffectOutcome.Done done -> done.result();
+            case EffectOutcome.Refused refused ->
+                    throw CheckoutStoppedException.failed(step.key() + ": " + tool + " refused: " + refused.error());
+            case EffectOutcome.NeedsReview review ->
+                    throw new CheckoutStoppedException(new ExecutionOutcome.NeedsReview(step.key() + ": " + review.reason()));
+        };
+    }
+
+    /** A read tool called for a step's check, with the step's operationId and key, as the write would have them. */
+    ToolReply read(CheckoutRun run, CheckoutStep step, String tool, Map<String, Object> arguments)
+            throws ToolTransportException {
+        Map<String, Object> withStep = new LinkedHashMap<>(arguments);
+        withStep.put("operationId", run.operationId().toString());
+        withStep.put("stepKey", step.key());
+        return tools.get().call(new ToolRef(server, tool), withStep);
+    }
+
+    /**
+     * A value the tool's result must hold for the steps after it. Without it the effect happened
+     * but the checkout cannot go on from it: a person looks.
+     */
+    static Object required(Map<String, Object> result, String name, CheckoutStep step, String tool) {
+        Object value = result.get(name);
+        if (value == null) {
+            throw new CheckoutStoppedException(new ExecutionOutcome.NeedsReview(step.key() + ": " + tool
+                    + " answered without " + name + " (it answered " + result.keySet() + ")"));
+        }
+        return value;
+    }
+}

@@ -1,0 +1,47 @@
+package dev.opledger.checkout;
+
+import org.bsc.langgraph4j.StateGraph;
+
+/**
+ * The checkout's steps. Each is a node of its graph, named by {@link #key()}, which is also the
+ * step key of the effect it makes (the effect gateway's {@code (operationId, stepKey)}), so a
+ * step that runs again finds its own record.
+ */
+public enum CheckoutStep {
+    /** reserve_inventory (keyed). */
+    RESERVE("reserve"),
+    /** No effect: waits for a person's decision when the amount is over the approval limit. */
+    APPROVAL("approval"),
+    /** capture_payment (keyed); only when no approval was needed or it was approved. */
+    CAPTURE("capture"),
+    /** adjust_points (check-then-write, checked with get_points); with a loyalty account only. */
+    POINTS("points"),
+    /** set_shipping_address (idempotent); with a shipping address only. */
+    SHIPPING("shipping"),
+    /** send_message (never-repeat): the receipt. */
+    RECEIPT("receipt"),
+    /** release_inventory (keyed): after a rejection, the reservation goes back. */
+    RELEASE("release"),
+    /** The graph's end. */
+    END(StateGraph.END);
+
+    private final String key;
+
+    CheckoutStep(String key) {
+        this.key = key;
+    }
+
+    /** The graph node's id and the effect's step key. */
+    public String key() {
+        return key;
+    }
+
+    static CheckoutStep ofKey(String key) {
+        for (CheckoutStep step : values()) {
+            if (step.key.equals(key)) {
+                return step;
+            }
+        }
+        throw new IllegalArgumentException("no checkout step '" + key + "'");
+    }
+}
