@@ -5,23 +5,23 @@
 #   claim     the node with its workers off; `opledger-cli load --mode claim` claims new checkouts as
 #             fast as CLIENTS users can: the baseline, claims/s
 #   checkout  the node with its workers on; `opledger-cli load --mode checkout` runs a closed loop of
-#             CLIENTS users, each submitting a checkout and reading it every POLL_MS until it has
-#             ended: operations/s, time from 202 to SUCCEEDED (database timestamps), commits and CPU
-#             per operation
+#             CLIENTS users, each submitting a checkout and reading it until it has ended (at least
+#             POLL_MS apart): operations/s, time from 202 to SUCCEEDED (database timestamps),
+#             commits and CPU per operation
 # Between warm-up and measurement, and after it, the driver lets every operation under way end and
 # the script waits SETTLE seconds, because PostgreSQL publishes a backend's commit counts late
 # (see docs/benchmarks.md). Medians of ROUNDS rounds.
 #
 # Settings (environment): CLIENTS=16 WARMUP=20 DURATION=20 ROUNDS=3 POLL_MS=20 SETTLE=12 IDLE=6
 #   NODE_OPTS="-Xms256m -Xmx384m" TOOLS_OPTS="-Xms128m -Xmx256m" PORT=18097 TOOLS_PORT=18098
-#   NODE_ARGS="" (more node arguments, e.g. --opledger.worker.concurrency=8), READS=500
+#   NODE_ARGS="" (more node arguments, e.g. --opledger.worker.concurrency=8), READS=1000
 #   PGHOST=127.0.0.1 PGPORT=5432 PGUSER=postgres
 set -euo pipefail
 shopt -s inherit_errexit
 cd "$(dirname "$0")/../.."
 
 CLIENTS=${CLIENTS:-16}; WARMUP=${WARMUP:-20}; DURATION=${DURATION:-20}; ROUNDS=${ROUNDS:-3}
-POLL_MS=${POLL_MS:-20}; SETTLE=${SETTLE:-12}; IDLE=${IDLE:-6}; READS=${READS:-500}
+POLL_MS=${POLL_MS:-20}; SETTLE=${SETTLE:-12}; IDLE=${IDLE:-6}; READS=${READS:-1000}
 PORT=${PORT:-18097}; TOOLS_PORT=${TOOLS_PORT:-18098}; NODE_ARGS=${NODE_ARGS:-}
 NODE_OPTS=${NODE_OPTS:--Xms256m -Xmx384m}; TOOLS_OPTS=${TOOLS_OPTS:--Xms128m -Xmx256m}
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
@@ -123,16 +123,19 @@ preflight() {
   fail "a checkout did not reach SUCCEEDED: $body (is $NODE_JAR older than the checkout graph? rebuild it)"
 }
 
-# Marginal commits of one GET /v1/operations/{id}: $READS reads of one operation over one
-# connection, between two settled counter readings on a node without workers (nothing else runs).
-# $1: the operation's owner's token, $2: its id, $3: counter already settled. Prints commits per read.
+# What one GET /v1/operations/{id} costs the node: $READS reads of one operation over one
+# connection on a node without workers (nothing else runs), commits between two settled counter
+# readings and CPU ticks around the reads. $1: the operation's owner's token, $2: its id, $3: the
+# counter, already settled. Prints "commits_per_read=… cpu_us_per_read=…".
 calibrate_reads() {
-  local ok c
+  local ok c t0 t1
+  t0=$(ticks "$NODE_PID")
   ok=$(curl -s -o /dev/null -w '%{http_code}\n' -H "Authorization: Bearer $1" "$(url "/v1/operations/$2")?n=[1-$READS]" | grep -c '^200$' || true)
+  t1=$(ticks "$NODE_PID")
   [ "$ok" = "$READS" ] || fail "only $ok of $READS status reads were answered 200"
   sleep "$SETTLE"
   c=$(commits "$CLAIM_DB")
-  calc "($c - $3) / $READS" 3
+  echo "commits_per_read=$(calc "($c - $3) / $READS" 3) cpu_us_per_read=$(calc "($t1 - $t0) / $HZ / $READS * 1e6" 0)"
 }
 
 # One measured phase; prints "key=value …" for the tables. $1: claim|checkout, $2: round.
@@ -179,7 +182,7 @@ phase() {
       "$(calc "($n1 - $n0) / $HZ / $ops * 1e6" 0)" "$(calc "($p1 - $p0) / $HZ / $ops * 1e6" 0)"
     if [ -n "$reads_id" ]; then
       local read_cost; read_cost=$(calibrate_reads "$reads_token" "$reads_id" "$c1")
-      printf ' commits_per_read=%s' "$read_cost"
+      printf ' %s' "$read_cost"
     fi
     echo
   else
@@ -187,21 +190,34 @@ phase() {
     local ends stats rows
     ends=$(psql -Atq -d "$db" -c "SELECT string_agg(status || ':' || n, ',') FROM (SELECT status, count(*) n FROM operation WHERE id > $max_id GROUP BY status) s")
     [ "$ends" = "SUCCEEDED:$ops" ] || fail "the measured operations ended $ends, the driver counted $ops"
-    stats=$(psql -Atq -F ' ' -d "$db" -c "SELECT round(percentile_disc(0.5) WITHIN GROUP (ORDER BY ms)::numeric, 1),
-        round(percentile_disc(0.99) WITHIN GROUP (ORDER BY ms)::numeric, 1)
-      FROM (SELECT extract(epoch FROM t.occurred_at - o.created_at) * 1000 AS ms
-            FROM operation o JOIN operation_transition t ON t.operation_ref = o.id AND t.to_status = 'SUCCEEDED'
-            WHERE o.id > $max_id) d")
+    # 202 → SUCCEEDED, split at the first RUNNING: waiting for a worker, then the run
+    stats=$(psql -Atq -F ' ' -d "$db" -c "WITH d AS (
+        SELECT extract(epoch FROM s.occurred_at - o.created_at) * 1000 AS total,
+               extract(epoch FROM r.occurred_at - o.created_at) * 1000 AS queued,
+               extract(epoch FROM s.occurred_at - r.occurred_at) * 1000 AS ran
+        FROM operation o
+        JOIN operation_transition s ON s.operation_ref = o.id AND s.to_status = 'SUCCEEDED'
+        JOIN LATERAL (SELECT occurred_at FROM operation_transition WHERE operation_ref = o.id AND to_status = 'RUNNING'
+                      ORDER BY id LIMIT 1) r ON true
+        WHERE o.id > $max_id)
+      SELECT round(percentile_disc(0.5) WITHIN GROUP (ORDER BY total)::numeric, 1),
+             round(percentile_disc(0.99) WITHIN GROUP (ORDER BY total)::numeric, 1),
+             round(percentile_disc(0.5) WITHIN GROUP (ORDER BY queued)::numeric, 1),
+             round(percentile_disc(0.99) WITHIN GROUP (ORDER BY queued)::numeric, 1),
+             round(percentile_disc(0.5) WITHIN GROUP (ORDER BY ran)::numeric, 1),
+             round(percentile_disc(0.99) WITHIN GROUP (ORDER BY ran)::numeric, 1)
+      FROM d")
+    [ "$(wc -w <<<"$stats")" = 6 ] || fail "no latencies for the measured operations: $stats"
     rows=$(psql -Atq -F ' ' -d "$db" -c "SELECT
         round((SELECT count(*) FROM operation_transition WHERE operation_ref > $max_id)::numeric / $ops, 2),
         round((SELECT count(*) FROM effect_record WHERE operation_ref > $max_id)::numeric / $ops, 2),
         round((SELECT count(*) FROM graph_checkpoint c JOIN operation o ON o.operation_id = c.thread_id
                WHERE o.id > $max_id)::numeric / $ops, 2)")
     # shellcheck disable=SC2086 # $stats and $rows are several numbers each
-    printf 'idle_per_s=%s rps=%s ops=%s reads=%s p50=%s p99=%s client_p50=%s client_p99=%s commits=%s tool_commits_per_op=%s cpu_us=%s tool_cpu_us=%s pg_cpu_us=%s transitions=%s effects=%s checkpoints=%s\n' \
+    printf 'idle_per_s=%s rps=%s ops=%s reads=%s p50=%s p99=%s queued_p50=%s queued_p99=%s ran_p50=%s ran_p99=%s client_p50=%s client_p99=%s commits=%s tool_commits_per_op=%s cpu_us=%s cpu_ticks=%s tool_cpu_us=%s pg_cpu_us=%s transitions=%s effects=%s checkpoints=%s\n' \
       "$idle" "$(field rps "$result")" "$ops" "$(field status_reads "$result")" ${stats} \
       "$(field p50_ms "$result")" "$(field p99_ms "$result")" "$node_commits" "$(calc "($s1 - $s0) / $ops" 2)" \
-      "$(calc "($n1 - $n0) / $HZ / $ops * 1e6" 0)" "$(calc "($r1 - $r0) / $HZ / $ops * 1e6" 0)" \
+      "$(calc "($n1 - $n0) / $HZ / $ops * 1e6" 0)" "$((n1 - n0))" "$(calc "($r1 - $r0) / $HZ / $ops * 1e6" 0)" \
       "$(calc "($p1 - $p0) / $HZ / $ops * 1e6" 0)" ${rows}
   fi
   stop_node
@@ -221,36 +237,39 @@ median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 of() { local mode=$1 key=$2 round; for round in $(seq 1 "$ROUNDS"); do field "$key" " ${runs[$mode,$round]}"; done | median; }
 per_round() { local mode=$1 key=$2 round; for round in $(seq 1 "$ROUNDS"); do field "$key" " ${runs[$mode,$round]}"; done | paste -sd/; }
 
-# Commits per operation, per round: all the node's, less the status reads at the calibrated rate.
-read_cost=$(field commits_per_read " ${runs[claim,1]}")
+# Commits and node CPU per operation, per round: all the node's, and less the status reads at the
+# cost calibrated in the first claim-only phase.
+read_cost=$(field commits_per_read " ${runs[claim,1]}"); read_cpu=$(field cpu_us_per_read " ${runs[claim,1]}")
 for round in $(seq 1 "$ROUNDS"); do
-  r=" ${runs[checkout,$round]}"
-  runs[checkout,$round]+=" commits_per_op=$(calc "$(field commits "$r") / $(field ops "$r")" 2)"
-  runs[checkout,$round]+=" net_commits_per_op=$(calc "($(field commits "$r") - $(field reads "$r") * $read_cost) / $(field ops "$r")" 2)"
-  runs[checkout,$round]+=" reads_per_op=$(calc "$(field reads "$r") / $(field ops "$r")" 1)"
+  r=" ${runs[checkout,$round]}"; ops=$(field ops "$r"); reads=$(field reads "$r")
+  runs[checkout,$round]+=" commits_per_op=$(calc "$(field commits "$r") / $ops" 2)"
+  runs[checkout,$round]+=" net_commits_per_op=$(calc "($(field commits "$r") - $reads * $read_cost) / $ops" 2)"
+  runs[checkout,$round]+=" net_cpu_us=$(calc "($(field cpu_ticks "$r") / $HZ * 1e6 - $reads * $read_cpu) / $ops" 0)"
+  runs[checkout,$round]+=" reads_per_op=$(calc "$reads / $ops" 1)"
 done
 
 {
   echo "## Checkout benchmark, $STAMP"
   echo
   echo "$(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg) at the end; $CLIENTS clients, ${DURATION}s × $ROUNDS rounds (medians), warm-up ${WARMUP}s;"
-  echo "status read every ${POLL_MS} ms; node \`java $NODE_OPTS -jar $NODE_JAR\` (local profile, attest off${NODE_ARGS:+, $NODE_ARGS}),"
+  echo "status reads at least ${POLL_MS} ms apart; node \`java $NODE_OPTS -jar $NODE_JAR\` (local profile, attest off${NODE_ARGS:+, $NODE_ARGS}),"
   echo "reference-tools \`java $TOOLS_OPTS -jar $TOOLS_JAR\` on its own database; PostgreSQL $(psql -Atc 'SHOW server_version' -d postgres)."
   echo
-  echo "| claim-only claims/s | checkout ops/s | ratio | 202 → SUCCEEDED p50 / p99 ms | client-seen p50 / p99 ms |"
-  echo "|---|---|---|---|---|"
+  echo "| claim-only claims/s | checkout ops/s | ratio | 202 → SUCCEEDED p50 / p99 ms | of which waiting for a worker | and the run | client-seen p50 / p99 ms |"
+  echo "|---|---|---|---|---|---|---|"
   claims=$(of claim rps); checkouts=$(of checkout rps)
-  echo "| $claims | $checkouts | **$(calc "$checkouts / $claims" 3)×** | $(of checkout p50) / $(of checkout p99) | $(of checkout client_p50) / $(of checkout client_p99) |"
+  echo "| $claims | $checkouts | **$(calc "$checkouts / $claims" 3)×** | $(of checkout p50) / $(of checkout p99) | $(of checkout queued_p50) / $(of checkout queued_p99) | $(of checkout ran_p50) / $(of checkout ran_p99) | $(of checkout client_p50) / $(of checkout client_p99) |"
   echo
-  echo "| per operation | node commits (less status reads) | tool server commits | node CPU µs | tool server CPU µs | PostgreSQL CPU µs |"
+  echo "| per operation | node commits (less status reads) | tool server commits | node CPU µs (less status reads) | tool server CPU µs | PostgreSQL CPU µs |"
   echo "|---|---|---|---|---|---|"
   echo "| claim-only claim | $(of claim commits_per_op) | – | $(of claim cpu_us) | – | $(of claim pg_cpu_us) |"
-  echo "| checkout | $(of checkout commits_per_op) ($(of checkout net_commits_per_op)) | $(of checkout tool_commits_per_op) | $(of checkout cpu_us) | $(of checkout tool_cpu_us) | $(of checkout pg_cpu_us) |"
+  echo "| checkout | $(of checkout commits_per_op) ($(of checkout net_commits_per_op)) | $(of checkout tool_commits_per_op) | $(of checkout cpu_us) ($(of checkout net_cpu_us)) | $(of checkout tool_cpu_us) | $(of checkout pg_cpu_us) |"
   echo
   echo "Per round (claim-only / checkout): claims/s $(per_round claim rps); ops/s $(per_round checkout rps);"
   echo "p99 ms $(per_round checkout p99); node commits/op $(per_round checkout commits_per_op)."
   echo "Checks of the method: claim-only $(per_round claim commits_per_op) commits per claim (one statement in"
-  echo "autocommit: 1 expected); one status read costs $read_cost commits ($READS reads, node without workers);"
+  echo "autocommit: 1 expected); one status read costs $read_cost commits and $read_cpu µs of node CPU ($READS reads,"
+  echo "node without workers);"
   echo "$(of checkout reads_per_op) status reads per checkout. Rows written per checkout: $(of checkout transitions) status"
   echo "transitions, $(of checkout effects) effect records, $(of checkout checkpoints) graph checkpoints. The idle node"
   echo "commits $(of checkout idle_per_s)/s by itself with its workers on (their polls), $(of claim idle_per_s)/s without:"

@@ -28,8 +28,9 @@ import picocli.CommandLine.Model.CommandSpec;
     "--mode claim (default): new checkouts claimed as fast as the users can. --attested fetches a",
     "challenge and signs an assertion for every attempt, as the app does; without it the claims carry",
     "no App Attest headers (a node in mode off or optional).",
-    "--mode checkout: a closed loop; each user submits a checkout and reads it every --poll-ms until",
-    "it has ended, then submits the next. Operations under way when the time is up are followed to",
+    "--mode checkout: a closed loop; each user submits a checkout and reads it until it has ended",
+    "(waiting a fifth of the time it has taken so far between reads, at least --poll-ms), then",
+    "submits the next. Operations under way when the time is up are followed to",
     "their end. RESULT: operations, completed (SUCCEEDED within the time), rps, status_reads, p50_ms",
     "and p99_ms (claim sent to SUCCEEDED read), unexpected.",
     "--hold: after the warm-up (and its drain) print WARMED and wait for a line on standard input",
@@ -62,7 +63,7 @@ class LoadCommand implements Callable<Integer> {
     boolean attested;
 
     @Option(names = "--poll-ms", defaultValue = "20",
-            description = "checkout mode: milliseconds between two reads of an operation (default: ${DEFAULT-VALUE})")
+            description = "checkout mode: the shortest wait in milliseconds between two reads of an operation (default: ${DEFAULT-VALUE})")
     long pollMillis;
 
     @Option(names = "--patience", defaultValue = "60",

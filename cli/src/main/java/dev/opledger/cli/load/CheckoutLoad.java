@@ -21,9 +21,15 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A closed loop of {@code clients} virtual threads, each a user who submits a {@code checkout}
- * and reads it ({@code GET /v1/operations/{id}} every {@code pollInterval}) until it has left
- * ACCEPTED and RUNNING, then submits the next. At most {@code clients} operations are under way at
- * once, so the time to SUCCEEDED is the node's at that concurrency, not the length of a queue.
+ * and reads it ({@code GET /v1/operations/{id}}) until it has left ACCEPTED and RUNNING, then
+ * submits the next. At most {@code clients} operations are under way at once, so the time to
+ * SUCCEEDED is the node's at that concurrency, not the length of a queue.
+ *
+ * <p>The reads are load on the node they measure, so they thin out as an operation takes longer:
+ * the wait before the next read is a fifth of the time the operation has taken so far, and never
+ * shorter than {@code pollInterval}. A read every 20 ms would be 50 reads a second per user
+ * whatever the operation costs; this way an operation is seen ended at most about a fifth of its
+ * time late, with some 20 reads for one that takes seconds.
  *
  * <p>When a phase's time is up every client still sees its operation through to its end (a drain),
  * so between phases nothing is under way: a caller can read database counters there and know that
@@ -119,7 +125,7 @@ public final class CheckoutLoad {
                 operations++;
                 end = "TIMED_OUT";
                 while (System.nanoTime() - began < patience.toNanos()) {
-                    Thread.sleep(pollInterval);
+                    Thread.sleep(nextRead(pollInterval, Duration.ofNanos(System.nanoTime() - began)));
                     reads++;
                     Optional<String> status = statusOf(node.operation(token, operationId));
                     if (status.isEmpty() || !UNDER_WAY.contains(status.get())) {
@@ -145,6 +151,12 @@ public final class CheckoutLoad {
             latencies[recorded++] = ended - began;
         }
         return new Tally(operations, completed, reads, Arrays.copyOf(latencies, recorded), otherEnds);
+    }
+
+    /** How long to wait before reading an operation again that has taken {@code taken} so far. */
+    static Duration nextRead(Duration shortest, Duration taken) {
+        Duration fifth = taken.dividedBy(5);
+        return fifth.compareTo(shortest) > 0 ? fifth : shortest;
     }
 
     /** The {@code status} of a 200 answer to {@code GET /v1/operations/{id}}; empty for anything else. */

@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
  * @param windowSeconds the phase's length, without the drain
  * @param drainedSeconds from the phase's start to the end of its drain
  * @param latenciesNanos per SUCCEEDED operation, from sending the claim to reading SUCCEEDED (so
- *     up to one poll interval late)
+ *     late by up to the wait before that read)
  * @param otherEnds how operations ended that did not succeed: a status, {@code HTTP_<code>} for
  *     a claim not answered 202, {@code TIMED_OUT}, {@code TRANSPORT}, {@code UNREADABLE}
  */

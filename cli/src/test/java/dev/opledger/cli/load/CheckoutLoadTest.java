@@ -80,6 +80,16 @@ class CheckoutLoadTest {
     }
 
     @Test
+    void readsThinOutAsAnOperationTakesLonger() {
+        Duration shortest = Duration.ofMillis(20);
+
+        assertThat(CheckoutLoad.nextRead(shortest, Duration.ZERO)).isEqualTo(shortest);
+        assertThat(CheckoutLoad.nextRead(shortest, Duration.ofMillis(100))).isEqualTo(shortest);
+        assertThat(CheckoutLoad.nextRead(shortest, Duration.ofMillis(150))).isEqualTo(Duration.ofMillis(30));
+        assertThat(CheckoutLoad.nextRead(shortest, Duration.ofSeconds(3))).isEqualTo(Duration.ofMillis(600));
+    }
+
+    @Test
     void theStatusComesFromAnOkAnswerOnly() {
         assertThat(CheckoutLoad.statusOf(new Reply(200, Map.of(), "{\"operationId\":\"x\",\"status\":\"RUNNING\"}")))
                 .contains("RUNNING");
