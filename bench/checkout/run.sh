@@ -124,18 +124,23 @@ preflight() {
 }
 
 # What one GET /v1/operations/{id} costs the node: $READS reads of one operation over one
-# connection on a node without workers (nothing else runs), commits between two settled counter
-# readings and CPU ticks around the reads. $1: the operation's owner's token, $2: its id, $3: the
-# counter, already settled. Prints "commits_per_read=… cpu_us_per_read=…".
+# connection to warm the path up (the claim-only node has served none), then $READS measured, on a
+# node without workers (nothing else runs): commits between two settled counter readings (over
+# both batches) and CPU ticks around the measured batch. $1: the operation's owner's token, $2: its
+# id, $3: the counter, already settled. Prints "commits_per_read=… cpu_us_per_read=…".
 calibrate_reads() {
   local ok c t0 t1
+  read_batch() {
+    ok=$(curl -s -o /dev/null -w '%{http_code}\n' -H "Authorization: Bearer $1" "$(url "/v1/operations/$2")?n=[1-$READS]" | grep -c '^200$' || true)
+    [ "$ok" = "$READS" ] || fail "only $ok of $READS status reads were answered 200"
+  }
+  read_batch "$@"
   t0=$(ticks "$NODE_PID")
-  ok=$(curl -s -o /dev/null -w '%{http_code}\n' -H "Authorization: Bearer $1" "$(url "/v1/operations/$2")?n=[1-$READS]" | grep -c '^200$' || true)
+  read_batch "$@"
   t1=$(ticks "$NODE_PID")
-  [ "$ok" = "$READS" ] || fail "only $ok of $READS status reads were answered 200"
   sleep "$SETTLE"
   c=$(commits "$CLAIM_DB")
-  echo "commits_per_read=$(calc "($c - $3) / $READS" 3) cpu_us_per_read=$(calc "($t1 - $t0) / $HZ / $READS * 1e6" 0)"
+  echo "commits_per_read=$(calc "($c - $3) / (2 * $READS)" 3) cpu_us_per_read=$(calc "($t1 - $t0) / $HZ / $READS * 1e6" 0)"
 }
 
 # One measured phase; prints "key=value …" for the tables. $1: claim|checkout, $2: round.
