@@ -1,8 +1,9 @@
 /**
- * The console: Vaadin views for the people who look after opledger. Views inject one stage
- * façade each ({@link dev.opledger.claim.LedgerService}, {@link dev.opledger.attest.AttestService})
- * and show its records; they never see repositories or entities. The façades enforce the roles
- * again on the server side.
+ * The console: Vaadin views for the people who look after opledger. Views inject stage façades
+ * ({@link dev.opledger.claim.LedgerService}, {@link dev.opledger.attest.AttestService},
+ * {@link dev.opledger.graph.TimelineService}, {@link dev.opledger.claim.ApprovalService}) and show
+ * their records; they never see repositories or entities. The façades enforce the roles again on
+ * the server side and audit what changes.
  */
 @NullMarked
 package dev.opledger.ui;

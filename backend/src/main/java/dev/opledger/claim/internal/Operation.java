@@ -16,10 +16,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.UUID;
 import org.hibernate.annotations.Immutable;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The read model of a claimed operation. Rows are written only by {@link ClaimStatement} (and,
- * later, by status transitions), never through this entity.
+ * The read model of a claimed operation. Rows are written only by {@link ClaimStatement} and
+ * {@link LifecycleStatements}, never through this entity.
  */
 @Entity
 @Immutable
@@ -55,6 +56,9 @@ class Operation {
 
     private boolean attested;
 
+    @Column(name = "status_reason")
+    private @Nullable String statusReason;
+
     protected Operation() {
         // for JPA
     }
@@ -65,6 +69,11 @@ class Operation {
 
     boolean attested() {
         return attested;
+    }
+
+    /** Why the operation is in its status (a failure, a review, a decision); null when nothing was said. */
+    @Nullable String statusReason() {
+        return statusReason;
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.opledger.claim.LedgerFilter;
 import dev.opledger.claim.OperationDetail;
 import dev.opledger.claim.OperationState;
 import dev.opledger.operation.OperationId;
+import dev.opledger.operation.OperationStatus;
 import dev.opledger.operation.SubjectId;
 import jakarta.persistence.EntityManager;
 import java.util.HashMap;
@@ -42,6 +43,18 @@ public class OperationReader {
         return operations.findBySubjectIdAndOperationId(subject.value(), operationId.value()).map(Operation::toState);
     }
 
+    /** The ledger's key of the subject's operation. */
+    public Optional<Long> ref(SubjectId subject, OperationId operationId) {
+        return operations.findBySubjectIdAndOperationId(subject.value(), operationId.value()).map(Operation::id);
+    }
+
+    /** The operation's status as committed now (a query, never an entity this transaction already read). */
+    public OperationStatus status(long ref) {
+        return entityManager.createQuery("SELECT o.status FROM Operation o WHERE o.id = :ref", OperationStatus.class)
+                .setParameter("ref", ref)
+                .getSingleResult();
+    }
+
     public List<OperationState> page(LedgerFilter filter, int offset, int limit) {
         var jpql = new StringBuilder("SELECT o FROM Operation o WHERE 1 = 1");
         Map<String, Object> parameters = new HashMap<>();
@@ -68,7 +81,9 @@ public class OperationReader {
     public Optional<OperationDetail> detail(SubjectId subject, OperationId operationId) {
         return operations.findBySubjectIdAndOperationId(subject.value(), operationId.value())
                 .map(operation -> new OperationDetail(
+                        operation.id(),
                         operation.toState(),
+                        operation.statusReason(),
                         operation.attested(),
                         operation.canonicalCommand(),
                         attempts.findByOperationRefOrderByIdAsc(operation.id()).stream()

@@ -2,6 +2,11 @@ package dev.opledger.effect.internal;
 
 import dev.opledger.classification.RepeatClass;
 import dev.opledger.effect.Effect;
+import dev.opledger.effect.EffectStatus;
+import dev.opledger.effect.RecordedEffect;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -33,6 +38,22 @@ public class EffectRecords {
                 operationRef, stepKey).stream().findFirst();
     }
 
+    /** The operation's records in the order their steps first started, long texts cut to {@code maxText}. */
+    public List<RecordedEffect> recorded(long operationRef, int maxText) {
+        // one character more than is shown, to tell a cut text from one that fits exactly
+        return jdbc.query("""
+                SELECT step_key, server, tool, repeat_class, status, idempotency_key, calls, started_at, finished_at,
+                       left(result::text, ?) AS result, left(error, ?) AS error
+                FROM effect_record WHERE operation_ref = ? ORDER BY started_at, step_key
+                """, (row, n) -> new RecordedEffect(row.getString("step_key"), row.getString("server"),
+                        row.getString("tool"), RepeatClass.valueOf(row.getString("repeat_class")),
+                        EffectStatus.valueOf(row.getString("status")), row.getString("idempotency_key"),
+                        row.getInt("calls"), row.getTimestamp("started_at").toInstant(),
+                        instant(row.getTimestamp("finished_at")), cut(row.getString("result"), maxText),
+                        cut(row.getString("error"), maxText)),
+                maxText + 1, maxText + 1, operationRef);
+    }
+
     /** STARTED, committed before the call: a crash from here on leaves "outcome unknown" behind. */
     public void start(Effect effect, RepeatClass repeatClass, @Nullable String idempotencyKey, Map<String, Object> arguments) {
         jdbc.update("""
@@ -56,6 +77,14 @@ public class EffectRecords {
         jdbc.update("UPDATE effect_record SET status = 'FAILED', error = ?, finished_at = now() "
                 + "WHERE operation_ref = ? AND step_key = ? AND status <> 'SUCCEEDED'", error, effect.operationRef(),
                 effect.stepKey());
+    }
+
+    private static @Nullable String cut(@Nullable String text, int max) {
+        return text == null || text.length() <= max ? text : text.substring(0, max) + "…";
+    }
+
+    private static @Nullable Instant instant(@Nullable Timestamp timestamp) {
+        return timestamp == null ? null : timestamp.toInstant();
     }
 
     private @Nullable Map<String, Object> map(@Nullable String text) {

@@ -8,8 +8,10 @@ import dev.opledger.operation.OperationId;
 import dev.opledger.operation.SubjectId;
 
 /**
- * Ways into {@link OperationView}: an operationId is unique per subject only, so the subject
- * travels as the query parameter {@code subject}.
+ * Ways into {@link OperationView}. The façades read an operation as the API does, by subject
+ * and operationId (operationIds are unique across subjects too, but a look-up keyed by both cannot
+ * show one subject another's operation), so the subject travels as the query parameter
+ * {@code subject}.
  */
 public final class OperationLink {
 

@@ -1,17 +1,25 @@
 package dev.opledger.ui.ledger;
 
+import com.vaadin.flow.component.button.Button;
+import com.vaadin.flow.component.button.ButtonVariant;
 import com.vaadin.flow.component.html.H2;
 import com.vaadin.flow.component.html.H3;
 import com.vaadin.flow.component.html.Paragraph;
 import com.vaadin.flow.component.html.Pre;
+import com.vaadin.flow.component.orderedlayout.FlexComponent;
+import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
 import com.vaadin.flow.component.orderedlayout.VerticalLayout;
 import com.vaadin.flow.router.BeforeEnterEvent;
 import com.vaadin.flow.router.BeforeEnterObserver;
 import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
 import com.vaadin.flow.router.RouterLink;
-import dev.opledger.claim.LedgerService;
+import dev.opledger.claim.ApprovalService;
 import dev.opledger.claim.OperationDetail;
+import dev.opledger.effect.RecordedEffect;
+import dev.opledger.graph.OperationTimeline;
+import dev.opledger.graph.TimelineEntry;
+import dev.opledger.graph.TimelineService;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.SubjectId;
 import dev.opledger.ui.ConsoleRoles;
@@ -19,10 +27,14 @@ import dev.opledger.ui.MainLayout;
 import jakarta.annotation.security.RolesAllowed;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
- * One operation: its state, the canonical command its payload hash covers, every accepted attempt
- * and every refused reuse of its key. Opened as {@code operations/<operationId>?subject=<subject>}.
+ * One operation: its status and why, its timeline (attempts, status changes, checkpoints, effects),
+ * its effect records, the canonical command its payload hash covers, every accepted attempt and
+ * every refused reuse of its key. An operation awaiting approval can be approved or rejected here.
+ * Opened as {@code operations/<operationId>?subject=<subject>}.
  */
 @Route(value = "operations/:" + OperationView.OPERATION_ID, layout = MainLayout.class)
 @PageTitle("Operation · opledger console")
@@ -32,38 +44,72 @@ class OperationView extends VerticalLayout implements BeforeEnterObserver {
     static final String OPERATION_ID = "operationId";
     static final String SUBJECT = "subject";
 
-    private final LedgerService ledger;
+    private final TimelineService timelines;
+    private final Decision decision;
+    private @Nullable SubjectId subject;
+    private @Nullable OperationId operationId;
 
-    OperationView(LedgerService ledger) {
-        this.ledger = ledger;
+    OperationView(TimelineService timelines, ApprovalService approvals) {
+        this.timelines = timelines;
+        this.decision = new Decision(approvals);
         setId("operation-view");
     }
 
     @Override
     public void beforeEnter(BeforeEnterEvent event) {
+        operationId = event.getRouteParameters().get(OPERATION_ID).flatMap(OperationView::operationId).orElse(null);
+        subject = subject(event.getLocation().getQueryParameters().getParameters().getOrDefault(SUBJECT, List.of()))
+                .orElse(null);
+        load();
+    }
+
+    /** Reads the operation again and shows it as it is now. */
+    private void load() {
         removeAll();
         add(new RouterLink("← Ledger", LedgerView.class));
-        Optional<OperationId> operationId = event.getRouteParameters().get(OPERATION_ID).flatMap(OperationView::operationId);
-        Optional<SubjectId> subject = subject(event.getLocation().getQueryParameters().getParameters()
-                .getOrDefault(SUBJECT, List.of()));
-        if (operationId.isEmpty() || subject.isEmpty()) {
+        if (operationId == null || subject == null) {
             notFound("This link does not name an operation: it needs an operationId (a UUID) and ?subject=….");
             return;
         }
-        ledger.operation(subject.get(), operationId.get()).ifPresentOrElse(this::show,
-                () -> notFound("There is no operation " + operationId.get() + " for subject " + subject.get() + "."));
+        timelines.timeline(subject, operationId).ifPresentOrElse(this::show,
+                () -> notFound("There is no operation " + operationId + " for subject " + subject + "."));
     }
 
-    private void show(OperationDetail detail) {
+    private void show(OperationTimeline timeline) {
+        OperationDetail detail = timeline.operation();
+        var refresh = new Button("Refresh", click -> load());
+        refresh.setId("refresh-operation");
+        refresh.addThemeVariants(ButtonVariant.TERTIARY);
+        var title = new HorizontalLayout(new H2("Operation " + detail.operation().operationId()), refresh);
+        title.setAlignItems(FlexComponent.Alignment.BASELINE);
+
         var command = new Pre(detail.command());
         command.setId("detail-command");
         command.getStyle().set("white-space", "pre-wrap").set("word-break", "break-all");
-        add(new H2("Operation " + detail.operation().operationId()),
+        List<RecordedEffect> effects = timeline.entries().stream()
+                .flatMap(entry -> entry instanceof TimelineEntry.Effect effect ? Stream.of(effect.effect()) : Stream.empty())
+                .toList();
+        add(title,
+                new OperationStatusPanel(detail, this::askToDecide),
                 new OperationSummary(detail),
+                new H3("Timeline (" + timeline.entries().size() + ")"), new TimelineGrid(timeline.entries()),
+                new H3("Effects (" + effects.size() + ")"), new EffectsGrid(effects),
                 new H3("Command (canonical JSON, as hashed)"), command,
                 new H3("Attempts (" + detail.attempts().size() + ")"), new AttemptsGrid(detail.attempts()),
                 new H3("Key-reuse conflicts (" + detail.conflicts().size() + ")"),
                 new OperationConflictsGrid(detail.conflicts()));
+    }
+
+    private void askToDecide(boolean approve) {
+        SubjectId decidedSubject = subject;
+        OperationId decidedOperation = operationId;
+        if (decidedSubject == null || decidedOperation == null) {
+            return;
+        }
+        new DecisionDialog(approve, decidedOperation, reason -> {
+            decision.decide(decidedSubject, decidedOperation, approve, reason);
+            load();
+        }).open();
     }
 
     private void notFound(String message) {

@@ -1,0 +1,44 @@
+package dev.opledger.graph;
+
+import dev.opledger.claim.AttemptRecord;
+import dev.opledger.claim.TransitionRecord;
+import dev.opledger.effect.RecordedEffect;
+import java.time.Instant;
+
+/** One event in an operation's timeline, at the time it happened. */
+public sealed interface TimelineEntry {
+
+    Instant at();
+
+    /** An accepted attempt: the claim, or a replay of it. */
+    record Attempt(AttemptRecord attempt) implements TimelineEntry {
+        @Override
+        public Instant at() {
+            return attempt.receivedAt();
+        }
+    }
+
+    /** A status change, with the node (or person) that made it and why. */
+    record StatusChange(TransitionRecord transition) implements TimelineEntry {
+        @Override
+        public Instant at() {
+            return transition.at();
+        }
+    }
+
+    /** A checkpoint of the operation's graph: which node had run and which runs next. */
+    record Checkpoint(CheckpointEntry checkpoint) implements TimelineEntry {
+        @Override
+        public Instant at() {
+            return checkpoint.createdAt();
+        }
+    }
+
+    /** A step's effect, placed where the step first started; its record tells how it ended. */
+    record Effect(RecordedEffect effect) implements TimelineEntry {
+        @Override
+        public Instant at() {
+            return effect.startedAt();
+        }
+    }
+}

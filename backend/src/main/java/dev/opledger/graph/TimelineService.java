@@ -1,0 +1,54 @@
+package dev.opledger.graph;
+
+import dev.opledger.claim.LedgerService;
+import dev.opledger.claim.LifecycleService;
+import dev.opledger.claim.OperationDetail;
+import dev.opledger.effect.EffectLedger;
+import dev.opledger.operation.OperationId;
+import dev.opledger.operation.SubjectId;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.security.access.prepost.PreAuthorize;
+import org.springframework.stereotype.Service;
+
+/**
+ * An operation's timeline for the console. It lives in the graph stage because that is the first
+ * stage on the path that sees all of it: the claim's attempts and transitions, its own checkpoints
+ * and the effect records. Only SUPPORT (and ADMIN, which includes it) may read it.
+ */
+@Service
+@PreAuthorize("hasRole('SUPPORT')")
+public class TimelineService {
+
+    private final LedgerService ledger;
+    private final LifecycleService lifecycle;
+    private final GraphService graphs;
+    private final EffectLedger effects;
+
+    TimelineService(LedgerService ledger, LifecycleService lifecycle, GraphService graphs, EffectLedger effects) {
+        this.ledger = ledger;
+        this.lifecycle = lifecycle;
+        this.graphs = graphs;
+        this.effects = effects;
+    }
+
+    /** The subject's operation with its timeline; empty when the subject has no such operation. */
+    public Optional<OperationTimeline> timeline(SubjectId subject, OperationId operationId) {
+        return ledger.operation(subject, operationId).map(this::timeline);
+    }
+
+    private OperationTimeline timeline(OperationDetail detail) {
+        List<TimelineEntry> entries = new ArrayList<>();
+        detail.attempts().forEach(attempt -> entries.add(new TimelineEntry.Attempt(attempt)));
+        lifecycle.transitions(detail.ref()).forEach(transition -> entries.add(new TimelineEntry.StatusChange(transition)));
+        // history is newest first; the thread id is the operationId, unique across subjects
+        graphs.history(detail.operation().operationId()).reversed()
+                .forEach(checkpoint -> entries.add(new TimelineEntry.Checkpoint(checkpoint)));
+        effects.recordsOf(detail.ref()).forEach(effect -> entries.add(new TimelineEntry.Effect(effect)));
+        // a stable sort: within one instant, the order above
+        entries.sort(Comparator.comparing(TimelineEntry::at));
+        return new OperationTimeline(detail, entries);
+    }
+}

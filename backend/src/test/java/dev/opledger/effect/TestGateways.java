@@ -1,0 +1,20 @@
+package dev.opledger.effect;
+
+import dev.opledger.classification.ClassificationService;
+import dev.opledger.effect.internal.CrashPoint;
+import dev.opledger.effect.internal.EffectRecords;
+import dev.opledger.mcp.ToolClient;
+import java.time.Duration;
+import org.springframework.context.ApplicationContext;
+
+/** The node's effect gateway, records and classification over tools a test provides instead of MCP servers. */
+public final class TestGateways {
+
+    private TestGateways() {
+    }
+
+    public static EffectGateway over(ApplicationContext node, ToolClient tools) {
+        return new EffectGateway(node.getBean(EffectRecords.class), node.getBean(ClassificationService.class),
+                () -> tools, new EffectProperties(3, Duration.ofMillis(1)), node.getBean(CrashPoint.class));
+    }
+}
