@@ -2,7 +2,8 @@
 # The attested path against the unattested one, in one run: the node in the local profile with
 # opledger.attest.mode=required (each attempt: a challenge, then the claim with an assertion) and
 # with mode=off (the claim alone), driven by the same Java load driver (`opledger-cli load`), rounds
-# alternating. See docs/benchmarks.md.
+# alternating. See docs/benchmarks.md. The node runs no workers (they would run the claimed
+# checkouts while the claims are measured) and no embedded reference-tools.
 #
 # Settings (environment): CLIENTS=16 WARMUP=20 DURATION=20 ROUNDS=3 NODE_OPTS="-Xms256m -Xmx384m" PORT=18096
 set -euo pipefail
@@ -20,6 +21,7 @@ start_node() { # $1: attest mode
   # shellcheck disable=SC2086
   "$JAVA" $NODE_OPTS -jar ui/target/opledger.jar --spring.profiles.active=local --server.port="$PORT" \
     --spring.datasource.url="jdbc:postgresql://$PGHOST:$PGPORT/$DB" --opledger.attest.mode="$1" \
+    --opledger.worker.enabled=false --opledger.reference-tools.embedded=false \
     --logging.level.root=WARN >/tmp/bench-attest-node.log 2>&1 &
   NODE_PID=$!
   for _ in $(seq 1 120); do curl -fs "http://127.0.0.1:$PORT/actuator/health/readiness" >/dev/null && return; sleep 1; done

@@ -22,6 +22,9 @@ HZ=$(getconf CLK_TCK)
 
 # A canonical (RFC 8785) body, so its SHA-256 is the payload hash the node computes; a checkout
 # its schema accepts (operation-types/checkout.schema.json), or every request would be a 422.
+# The node runs no workers: this measures the claim, and the preloaded and claimed ACCEPTED
+# operations must not start running under it; nor the reference-tools server the local profile
+# would otherwise start inside it (its memory would count in the node's RSS).
 BODY='{"arguments":{"amount":12.5,"currency":"EUR","quantity":2,"recipient":"ann@example.com","sku":"A-1"},"type":"checkout"}'
 HASH=$(printf '%s' "$BODY" | sha256sum | cut -d' ' -f1)
 SUBJECT=bench
@@ -36,6 +39,7 @@ echo "starting the node ($NODE_OPTS)…" >&2
 # shellcheck disable=SC2086
 "$JAVA" $NODE_OPTS -jar "$JAR" --spring.profiles.active=local --server.port="$PORT" \
   --spring.datasource.url="jdbc:postgresql://$PGHOST:$PGPORT/$DB" --spring.datasource.username="$PGUSER" \
+  --opledger.worker.enabled=false --opledger.reference-tools.embedded=false \
   --logging.level.root=WARN >"$WORK/node.log" 2>&1 &
 NODE_PID=$!
 for _ in $(seq 1 120); do

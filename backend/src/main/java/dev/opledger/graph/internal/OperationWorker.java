@@ -75,8 +75,13 @@ public class OperationWorker {
         while (running.get()) {
             try {
                 int free = slots.availablePermits();
-                int leased = free == 0 ? 0 : leaseAndRun(free);
-                if (leased < free || free == 0) {
+                if (free == 0) {
+                    // every slot busy: lease again as soon as a run ends, not at the next poll
+                    slots.acquire();
+                    slots.release();
+                    continue;
+                }
+                if (leaseAndRun(free) < free) {
                     Thread.sleep(properties.pollInterval());
                 }
             } catch (InterruptedException e) {

@@ -2,23 +2,42 @@ package dev.opledger.cli.command;
 
 import dev.opledger.attest.AppId;
 import dev.opledger.cli.http.NodeClient;
+import dev.opledger.cli.load.CheckoutLoad;
+import dev.opledger.cli.load.CheckoutResult;
 import dev.opledger.cli.load.ClaimLoad;
 import dev.opledger.cli.load.LoadResult;
 import dev.opledger.cli.token.LocalTokens;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "load", description = {
-    "Drives a local node with new operations from --clients simulated users for --duration seconds after",
-    "--warmup seconds, and prints one RESULT line (bench/attest/run.sh reads it). --attested fetches a",
+    "Drives a local node from --clients simulated users for --duration seconds after --warmup seconds",
+    "(not counted), and prints one RESULT line (the scripts under bench/ read it).",
+    "--mode claim (default): new checkouts claimed as fast as the users can. --attested fetches a",
     "challenge and signs an assertion for every attempt, as the app does; without it the claims carry",
-    "no App Attest headers (a node in mode off or optional)."})
+    "no App Attest headers (a node in mode off or optional).",
+    "--mode checkout: a closed loop; each user submits a checkout and reads it until it has ended",
+    "(waiting a fifth of the time it has taken so far between reads, at least --poll-ms), then",
+    "submits the next. Operations under way when the time is up are followed to",
+    "their end. RESULT: operations, completed (SUCCEEDED within the time), rps, status_reads, p50_ms",
+    "and p99_ms (claim sent to SUCCEEDED read), unexpected.",
+    "--hold: after the warm-up (and its drain) print WARMED and wait for a line on standard input",
+    "before measuring, so a script can read counters while nothing is under way."})
 class LoadCommand implements Callable<Integer> {
+
+    enum Mode { CLAIM, CHECKOUT }
 
     private final CliContext context;
 
@@ -27,6 +46,9 @@ class LoadCommand implements Callable<Integer> {
 
     @Option(names = "--server", defaultValue = "http://localhost:8080", description = "the node (default: ${DEFAULT-VALUE})")
     URI server;
+
+    @Option(names = "--mode", defaultValue = "CLAIM", description = "claim (default) or checkout")
+    Mode mode;
 
     @Option(names = "--clients", defaultValue = "16", description = "concurrent users (default: ${DEFAULT-VALUE})")
     int clients;
@@ -37,8 +59,19 @@ class LoadCommand implements Callable<Integer> {
     @Option(names = "--duration", defaultValue = "20", description = "seconds measured (default: ${DEFAULT-VALUE})")
     long duration;
 
-    @Option(names = "--attested", description = "send a fresh challenge and assertion with every attempt")
+    @Option(names = "--attested", description = "claim mode: send a fresh challenge and assertion with every attempt")
     boolean attested;
+
+    @Option(names = "--poll-ms", defaultValue = "20",
+            description = "checkout mode: the shortest wait in milliseconds between two reads of an operation (default: ${DEFAULT-VALUE})")
+    long pollMillis;
+
+    @Option(names = "--patience", defaultValue = "60",
+            description = "checkout mode: seconds an operation may take before it counts as unexpected (default: ${DEFAULT-VALUE})")
+    long patience;
+
+    @Option(names = "--hold", description = "print WARMED after the warm-up and wait for a line on standard input")
+    boolean hold;
 
     @Option(names = "--app", defaultValue = "OPLEDGERDV.dev.opledger.simulator",
             description = "the app the devices claim to be (default: ${DEFAULT-VALUE})")
@@ -53,12 +86,38 @@ class LoadCommand implements Callable<Integer> {
         if (clients < 1 || warmUp < 0 || duration < 1) {
             throw new UsageException("--clients and --duration must be positive, --warmup not negative");
         }
+        if (mode == Mode.CHECKOUT && attested) {
+            throw new UsageException("--attested is for --mode claim only");
+        }
+        if (pollMillis < 1 || patience < 1) {
+            throw new UsageException("--poll-ms and --patience must be positive");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        Function<String, String> tokenFor = subject ->
+                LocalTokens.mint(subject, context.jwtSecret(), context.clock().instant(), Duration.ofHours(2));
+        Runnable afterWarmUp = hold ? () -> awaitGo(out) : () -> { };
         try (var node = new NodeClient(server)) {
-            var load = new ClaimLoad(node, clients, attested, new AppId(app),
-                    subject -> LocalTokens.mint(subject, context.jwtSecret(), context.clock().instant(), Duration.ofHours(2)));
-            LoadResult result = load.run(Duration.ofSeconds(warmUp), Duration.ofSeconds(duration));
-            spec.commandLine().getOut().println(result.line());
+            if (mode == Mode.CHECKOUT) {
+                var load = new CheckoutLoad(node, clients, Duration.ofMillis(pollMillis), Duration.ofSeconds(patience), tokenFor);
+                CheckoutResult result = load.run(Duration.ofSeconds(warmUp), afterWarmUp, Duration.ofSeconds(duration));
+                out.println(result.line());
+                return result.unexpected() == 0 ? 0 : 1;
+            }
+            var load = new ClaimLoad(node, clients, attested, new AppId(app), tokenFor);
+            LoadResult result = load.run(Duration.ofSeconds(warmUp), afterWarmUp, Duration.ofSeconds(duration));
+            out.println(result.line());
             return result.unexpected() == 0 ? 0 : 1;
+        }
+    }
+
+    // Not closed: standard input belongs to the process.
+    private static void awaitGo(PrintWriter out) {
+        out.println("WARMED");
+        out.flush();
+        try {
+            new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }

@@ -9,7 +9,6 @@ import dev.opledger.cli.http.Challenge;
 import dev.opledger.cli.http.NodeClient;
 import dev.opledger.operation.Command;
 import dev.opledger.operation.OperationId;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,8 +25,7 @@ import java.util.function.Function;
 public final class ClaimLoad {
 
     /** A checkout the node's schema accepts (a refused one would measure the refusal, not the claim). */
-    private static final byte[] BODY = ("{\"arguments\":{\"amount\":12.5,\"currency\":\"EUR\",\"quantity\":2,"
-            + "\"recipient\":\"ann@example.com\",\"sku\":\"A-1\"},\"type\":\"checkout\"}").getBytes(StandardCharsets.UTF_8);
+    private static final byte[] BODY = CheckoutBody.bytes();
 
     private final NodeClient node;
     private final boolean attested;
@@ -58,8 +56,10 @@ public final class ClaimLoad {
         }
     }
 
-    public LoadResult run(Duration warmUp, Duration measured) throws Exception {
+    /** Warms up, runs {@code afterWarmUp} (the requests of the warm-up all answered), then measures. */
+    public LoadResult run(Duration warmUp, Runnable afterWarmUp, Duration measured) throws Exception {
         phase(warmUp);
+        afterWarmUp.run();
         long start = System.nanoTime();
         List<Tally> tallies = phase(measured);
         double seconds = (System.nanoTime() - start) / 1e9;

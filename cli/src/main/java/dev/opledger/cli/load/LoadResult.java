@@ -1,7 +1,5 @@
 package dev.opledger.cli.load;
 
-import java.util.Arrays;
-
 /**
  * What a measured load phase did.
  *
@@ -17,13 +15,7 @@ public record LoadResult(long claims, long requests, long unexpected, double sec
     }
 
     public double percentileMillis(double percentile) {
-        if (latenciesNanos.length == 0) {
-            return Double.NaN;
-        }
-        long[] sorted = latenciesNanos.clone();
-        Arrays.sort(sorted);
-        int index = (int) Math.ceil(percentile / 100 * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(index, sorted.length - 1))] / 1e6;
+        return Percentiles.millis(latenciesNanos, percentile);
     }
 
     /** One line for scripts: {@code RESULT claims=… rps=… requests_per_s=… p50_ms=… p99_ms=… unexpected=…}. */

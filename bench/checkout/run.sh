@@ -1,0 +1,282 @@
+#!/usr/bin/env bash
+# The checkout benchmark, end to end: checkouts submitted through the API and run by the node's
+# workers against reference-tools (a separate process on its own database), next to the claim
+# alone from the same run. Rounds alternate:
+#   claim     the node with its workers off; `opledger-cli load --mode claim` claims new checkouts as
+#             fast as CLIENTS users can: the baseline, claims/s
+#   checkout  the node with its workers on; `opledger-cli load --mode checkout` runs a closed loop of
+#             CLIENTS users, each submitting a checkout and reading it until it has ended (at least
+#             POLL_MS apart): operations/s, time from 202 to SUCCEEDED (database timestamps),
+#             commits and CPU per operation
+# Between warm-up and measurement, and after it, the driver lets every operation under way end and
+# the script waits SETTLE seconds, because PostgreSQL publishes a backend's commit counts late
+# (see docs/benchmarks.md). Medians of ROUNDS rounds.
+#
+# Settings (environment): CLIENTS=16 WARMUP=20 DURATION=20 ROUNDS=3 POLL_MS=20 SETTLE=12 IDLE=6
+#   NODE_OPTS="-Xms256m -Xmx384m" TOOLS_OPTS="-Xms128m -Xmx256m" PORT=18097 TOOLS_PORT=18098
+#   NODE_ARGS="" (more node arguments, e.g. --opledger.worker.concurrency=8), READS=1000
+#   PGHOST=127.0.0.1 PGPORT=5432 PGUSER=postgres
+set -euo pipefail
+shopt -s inherit_errexit
+cd "$(dirname "$0")/../.."
+
+CLIENTS=${CLIENTS:-16}; WARMUP=${WARMUP:-20}; DURATION=${DURATION:-20}; ROUNDS=${ROUNDS:-3}
+POLL_MS=${POLL_MS:-20}; SETTLE=${SETTLE:-12}; IDLE=${IDLE:-6}; READS=${READS:-1000}
+PORT=${PORT:-18097}; TOOLS_PORT=${TOOLS_PORT:-18098}; NODE_ARGS=${NODE_ARGS:-}
+NODE_OPTS=${NODE_OPTS:--Xms256m -Xmx384m}; TOOLS_OPTS=${TOOLS_OPTS:--Xms128m -Xmx256m}
+export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
+JAVA=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java
+NODE_JAR=ui/target/opledger.jar; CLI_JAR=cli/target/opledger-cli.jar; TOOLS_JAR=reference-tools/target/reference-tools.jar
+# The checkout rounds and the claim rounds each have their own database: the claims of a claim
+# round stay ACCEPTED, and workers must not find them in a checkout round.
+DB=opledger_bench_checkout; CLAIM_DB=opledger_bench_checkout_claims; TOOLS_DB=opledger_bench_checkout_tools
+HZ=$(getconf CLK_TCK); STAMP=$(date -u +%Y%m%dT%H%M%SZ)
+OUT=bench/results; mkdir -p "$OUT"
+WORK=$(mktemp -d); NODE_PID=""; TOOLS_PID=""; LOAD_PID=""
+cleanup() {
+  local pid
+  for pid in "$LOAD_PID" "$NODE_PID" "$TOOLS_PID"; do
+    if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; fi
+  done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+BODY='{"type":"checkout","arguments":{"sku":"SKU-ESPRESSO","quantity":1,"amount":49.90,"currency":"EUR","recipient":"ann@example.com"}}'
+
+fail() { echo "bench/checkout: $*" >&2; exit 1; }
+if [ ! -f "$NODE_JAR" ] || [ ! -f "$CLI_JAR" ] || [ ! -f "$TOOLS_JAR" ]; then
+  ./mvnw -B -q -DskipTests -pl ui,cli,reference-tools -am package
+fi
+for db in "$DB" "$CLAIM_DB" "$TOOLS_DB"; do
+  psql -q -d postgres -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"
+done
+
+now() { date +%s.%N; }
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+pg_ticks() { # every PostgreSQL process, plus what exited backends left in the postmaster's child counters
+  local postmaster total=0 pid
+  postmaster=$(pgrep -u postgres -x postgres -o)
+  for pid in $(pgrep -u postgres -x postgres); do
+    total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+  done
+  echo $((total + $(awk '{print $16 + $17}' "/proc/$postmaster/stat")))
+}
+field() { sed -n "s/.* $1=\([0-9.]*\).*/\1/p" <<<"$2"; }
+calc() { awk "BEGIN {printf \"%.${2:-2}f\", $1}"; }
+# Commits PostgreSQL has published for a database, read from another database so reading adds none.
+commits() { psql -Atq -d postgres -c "SELECT xact_commit FROM pg_stat_database WHERE datname = '$1'"; }
+url() { echo "http://127.0.0.1:$PORT$1"; }
+
+start_tools() {
+  # shellcheck disable=SC2086
+  "$JAVA" $TOOLS_OPTS -jar "$TOOLS_JAR" --server.port="$TOOLS_PORT" --server.address=127.0.0.1 \
+    --spring.datasource.url="jdbc:postgresql://$PGHOST:$PGPORT/$TOOLS_DB" --spring.datasource.username="$PGUSER" \
+    --logging.level.root=WARN >"$WORK/tools.log" 2>&1 &
+  TOOLS_PID=$!
+  for _ in $(seq 1 120); do
+    # any HTTP answer on /mcp means the server is up (a bare GET is not an MCP request)
+    [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$TOOLS_PORT/mcp")" != 000 ] && return
+    kill -0 "$TOOLS_PID" 2>/dev/null || { cat "$WORK/tools.log" >&2; fail "reference-tools did not start"; }
+    sleep 1
+  done
+  cat "$WORK/tools.log" >&2; fail "reference-tools did not start in 120 s"
+}
+
+start_node() { # $1: workers true|false, $2: database
+  # shellcheck disable=SC2086
+  "$JAVA" $NODE_OPTS -jar "$NODE_JAR" --spring.profiles.active=local --server.port="$PORT" \
+    --spring.datasource.url="jdbc:postgresql://$PGHOST:$PGPORT/$2" --spring.datasource.username="$PGUSER" \
+    --opledger.attest.mode=off --opledger.worker.enabled="$1" \
+    --opledger.reference-tools.embedded=false --opledger.mcp.servers.reference.url="http://127.0.0.1:$TOOLS_PORT/mcp" \
+    $NODE_ARGS --logging.level.root=WARN >"$WORK/node.log" 2>&1 &
+  NODE_PID=$!
+  for _ in $(seq 1 120); do
+    curl -fs "$(url /actuator/health/readiness)" >/dev/null && return
+    kill -0 "$NODE_PID" 2>/dev/null || { cat "$WORK/node.log" >&2; fail "the node did not start"; }
+    sleep 1
+  done
+  cat "$WORK/node.log" >&2; fail "the node did not start in 120 s"
+}
+stop_node() { kill "$NODE_PID"; wait "$NODE_PID" 2>/dev/null || true; NODE_PID=""; }
+
+submit() { # $1: token; prints the new operation's id after its 202
+  local id status
+  id=$(cat /proc/sys/kernel/random/uuid)
+  status=$(curl -s -o "$WORK/submit.json" -w '%{http_code}' -H "Authorization: Bearer $1" \
+    -H 'Content-Type: application/json' -H "Idempotency-Key: $id" -d "$BODY" "$(url /v1/operations)")
+  [ "$status" = 202 ] || fail "a checkout was answered $status: $(cat "$WORK/submit.json")"
+  echo "$id"
+}
+
+# One checkout through the whole path before measuring anything: a stale jar or an unreachable
+# tool server fails here, with the reason, rather than as a run of timeouts.
+preflight() {
+  local token id body=""
+  token=$(scripts/local-token bench-preflight 600)
+  id=$(submit "$token")
+  for _ in $(seq 1 300); do
+    body=$(curl -s -H "Authorization: Bearer $token" "$(url "/v1/operations/$id")")
+    case "$body" in *'"status":"SUCCEEDED"'*) return ;; *'"status":"ACCEPTED"'* | *'"status":"RUNNING"'*) sleep 0.2 ;;
+      *) break ;; esac
+  done
+  tail -50 "$WORK/node.log" >&2
+  fail "a checkout did not reach SUCCEEDED: $body (is $NODE_JAR older than the checkout graph? rebuild it)"
+}
+
+# What one GET /v1/operations/{id} costs the node: $READS reads of one operation over one
+# connection to warm the path up (the claim-only node has served none), then $READS measured, on a
+# node without workers (nothing else runs): commits between two settled counter readings (over
+# both batches) and CPU ticks around the measured batch. $1: the operation's owner's token, $2: its
+# id, $3: the counter, already settled. Prints "commits_per_read=… cpu_us_per_read=…".
+calibrate_reads() {
+  local ok c t0 t1
+  read_batch() {
+    ok=$(curl -s -o /dev/null -w '%{http_code}\n' -H "Authorization: Bearer $1" "$(url "/v1/operations/$2")?n=[1-$READS]" | grep -c '^200$' || true)
+    [ "$ok" = "$READS" ] || fail "only $ok of $READS status reads were answered 200"
+  }
+  read_batch "$@"
+  t0=$(ticks "$NODE_PID")
+  read_batch "$@"
+  t1=$(ticks "$NODE_PID")
+  sleep "$SETTLE"
+  c=$(commits "$CLAIM_DB")
+  echo "commits_per_read=$(calc "($c - $3) / (2 * $READS)" 3) cpu_us_per_read=$(calc "($t1 - $t0) / $HZ / $READS * 1e6" 0)"
+}
+
+# One measured phase; prints "key=value …" for the tables. $1: claim|checkout, $2: round.
+# Run it in this shell (not in $(…)), so that the exit trap knows the processes it started.
+phase() {
+  local mode=$1 round=$2 db workers max_id i0 i1 ti0 ti1 n0 n1 r0 r1 p0 p1 s0 s1 t_end c1 tc1 result
+  local ops idle node_commits reads_token="" reads_id=""
+  if [ "$mode" = claim ]; then db=$CLAIM_DB workers=false; else db=$DB workers=true; fi
+  start_node "$workers" "$db"
+  if [ "$mode" = checkout ]; then preflight; fi
+  if [ "$mode" = claim ] && [ "$round" = 1 ]; then
+    reads_token=$(scripts/local-token bench-reads 3600); reads_id=$(submit "$reads_token")
+  fi
+  rm -f "$WORK/go"; mkfifo "$WORK/go"
+  "$JAVA" -jar "$CLI_JAR" load --mode "$mode" --server "$(url '')" --clients "$CLIENTS" --warmup "$WARMUP" \
+    --duration "$DURATION" --poll-ms "$POLL_MS" --hold <"$WORK/go" >"$WORK/load.out" 2>"$WORK/load.err" &
+  LOAD_PID=$!
+  exec 3>"$WORK/go"
+  until grep -q '^WARMED' "$WORK/load.out"; do
+    kill -0 "$LOAD_PID" 2>/dev/null || { cat "$WORK/load.out" "$WORK/load.err" >&2; fail "the load driver stopped"; }
+    sleep 0.2
+  done
+  # Nothing is under way now. The measured operations are the ones after the newest so far.
+  max_id=$(psql -Atq -d "$db" -c 'SELECT coalesce(max(id), 0) FROM operation')
+  sleep "$SETTLE"                                    # every idle backend has published its counts
+  i0=$(commits "$db"); ti0=$(now)
+  sleep "$IDLE"                                      # what the idle node commits by itself (worker polls)
+  i1=$(commits "$db"); ti1=$(now); s0=$(commits "$TOOLS_DB")
+  n0=$(ticks "$NODE_PID"); r0=$(ticks "$TOOLS_PID"); p0=$(pg_ticks)
+  echo go >&3; exec 3>&-
+  wait "$LOAD_PID" || { cat "$WORK/load.out" "$WORK/load.err" >&2; fail "the load driver saw unexpected answers"; }
+  LOAD_PID=""
+  n1=$(ticks "$NODE_PID"); r1=$(ticks "$TOOLS_PID"); p1=$(pg_ticks); t_end=$(now)
+  result=$(grep '^RESULT' "$WORK/load.out")
+  sleep "$SETTLE"
+  c1=$(commits "$db"); tc1=$(now); s1=$(commits "$TOOLS_DB")
+  idle=$(calc "($i1 - $i0) / ($ti1 - $ti0)" 3)
+  # the idle node's own commits while it waited for the counters to settle are not the operations'
+  node_commits=$(calc "$c1 - $i1 - $idle * ($tc1 - $t_end)" 1)
+  echo "round $round $mode: $result idle_commits_per_s=$idle" >&2
+  if [ "$mode" = claim ]; then
+    ops=$(field claims "$result")
+    printf 'rps=%s idle_per_s=%s commits_per_op=%s cpu_us=%s pg_cpu_us=%s' "$(field rps "$result")" "$idle" "$(calc "$node_commits / $ops" 3)" \
+      "$(calc "($n1 - $n0) / $HZ / $ops * 1e6" 0)" "$(calc "($p1 - $p0) / $HZ / $ops * 1e6" 0)"
+    if [ -n "$reads_id" ]; then
+      local read_cost; read_cost=$(calibrate_reads "$reads_token" "$reads_id" "$c1")
+      printf ' %s' "$read_cost"
+    fi
+    echo
+  else
+    ops=$(field operations "$result")
+    local ends stats rows
+    ends=$(psql -Atq -d "$db" -c "SELECT string_agg(status || ':' || n, ',') FROM (SELECT status, count(*) n FROM operation WHERE id > $max_id GROUP BY status) s")
+    [ "$ends" = "SUCCEEDED:$ops" ] || fail "the measured operations ended $ends, the driver counted $ops"
+    # 202 → SUCCEEDED, split at the first RUNNING: waiting for a worker, then the run
+    stats=$(psql -Atq -F ' ' -d "$db" -c "WITH d AS (
+        SELECT extract(epoch FROM s.occurred_at - o.created_at) * 1000 AS total,
+               extract(epoch FROM r.occurred_at - o.created_at) * 1000 AS queued,
+               extract(epoch FROM s.occurred_at - r.occurred_at) * 1000 AS ran
+        FROM operation o
+        JOIN operation_transition s ON s.operation_ref = o.id AND s.to_status = 'SUCCEEDED'
+        JOIN LATERAL (SELECT occurred_at FROM operation_transition WHERE operation_ref = o.id AND to_status = 'RUNNING'
+                      ORDER BY id LIMIT 1) r ON true
+        WHERE o.id > $max_id)
+      SELECT round(percentile_disc(0.5) WITHIN GROUP (ORDER BY total)::numeric, 1),
+             round(percentile_disc(0.99) WITHIN GROUP (ORDER BY total)::numeric, 1),
+             round(percentile_disc(0.5) WITHIN GROUP (ORDER BY queued)::numeric, 1),
+             round(percentile_disc(0.99) WITHIN GROUP (ORDER BY queued)::numeric, 1),
+             round(percentile_disc(0.5) WITHIN GROUP (ORDER BY ran)::numeric, 1),
+             round(percentile_disc(0.99) WITHIN GROUP (ORDER BY ran)::numeric, 1)
+      FROM d")
+    [ "$(wc -w <<<"$stats")" = 6 ] || fail "no latencies for the measured operations: $stats"
+    rows=$(psql -Atq -F ' ' -d "$db" -c "SELECT
+        round((SELECT count(*) FROM operation_transition WHERE operation_ref > $max_id)::numeric / $ops, 2),
+        round((SELECT count(*) FROM effect_record WHERE operation_ref > $max_id)::numeric / $ops, 2),
+        round((SELECT count(*) FROM graph_checkpoint c JOIN operation o ON o.operation_id = c.thread_id
+               WHERE o.id > $max_id)::numeric / $ops, 2)")
+    # shellcheck disable=SC2086 # $stats and $rows are several numbers each
+    printf 'idle_per_s=%s rps=%s ops=%s reads=%s p50=%s p99=%s queued_p50=%s queued_p99=%s ran_p50=%s ran_p99=%s client_p50=%s client_p99=%s commits=%s tool_commits_per_op=%s cpu_us=%s cpu_ticks=%s tool_cpu_us=%s pg_cpu_us=%s transitions=%s effects=%s checkpoints=%s\n' \
+      "$idle" "$(field rps "$result")" "$ops" "$(field status_reads "$result")" ${stats} \
+      "$(field p50_ms "$result")" "$(field p99_ms "$result")" "$node_commits" "$(calc "($s1 - $s0) / $ops" 2)" \
+      "$(calc "($n1 - $n0) / $HZ / $ops * 1e6" 0)" "$((n1 - n0))" "$(calc "($r1 - $r0) / $HZ / $ops * 1e6" 0)" \
+      "$(calc "($p1 - $p0) / $HZ / $ops * 1e6" 0)" ${rows}
+  fi
+  stop_node
+}
+
+start_tools
+declare -A runs
+for round in $(seq 1 "$ROUNDS"); do
+  for mode in claim checkout; do
+    phase "$mode" "$round" >"$WORK/phase"
+    runs[$mode,$round]=$(cat "$WORK/phase")
+    echo "round $round $mode → ${runs[$mode,$round]}" >&2
+  done
+done
+
+median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+of() { local mode=$1 key=$2 round; for round in $(seq 1 "$ROUNDS"); do field "$key" " ${runs[$mode,$round]}"; done | median; }
+per_round() { local mode=$1 key=$2 round; for round in $(seq 1 "$ROUNDS"); do field "$key" " ${runs[$mode,$round]}"; done | paste -sd/; }
+
+# Commits and node CPU per operation, per round: all the node's, and less the status reads at the
+# cost calibrated in the first claim-only phase.
+read_cost=$(field commits_per_read " ${runs[claim,1]}"); read_cpu=$(field cpu_us_per_read " ${runs[claim,1]}")
+for round in $(seq 1 "$ROUNDS"); do
+  r=" ${runs[checkout,$round]}"; ops=$(field ops "$r"); reads=$(field reads "$r")
+  runs[checkout,$round]+=" commits_per_op=$(calc "$(field commits "$r") / $ops" 2)"
+  runs[checkout,$round]+=" net_commits_per_op=$(calc "($(field commits "$r") - $reads * $read_cost) / $ops" 2)"
+  runs[checkout,$round]+=" net_cpu_us=$(calc "($(field cpu_ticks "$r") / $HZ * 1e6 - $reads * $read_cpu) / $ops" 0)"
+  runs[checkout,$round]+=" reads_per_op=$(calc "$reads / $ops" 1)"
+done
+
+{
+  echo "## Checkout benchmark, $STAMP"
+  echo
+  echo "$(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg) at the end; $CLIENTS clients, ${DURATION}s × $ROUNDS rounds (medians), warm-up ${WARMUP}s;"
+  echo "status reads at least ${POLL_MS} ms apart; node \`java $NODE_OPTS -jar $NODE_JAR\` (local profile, attest off${NODE_ARGS:+, $NODE_ARGS}),"
+  echo "reference-tools \`java $TOOLS_OPTS -jar $TOOLS_JAR\` on its own database; PostgreSQL $(psql -Atc 'SHOW server_version' -d postgres)."
+  echo
+  echo "| claim-only claims/s | checkout ops/s | ratio | 202 → SUCCEEDED p50 / p99 ms | of which waiting for a worker | and the run | client-seen p50 / p99 ms |"
+  echo "|---|---|---|---|---|---|---|"
+  claims=$(of claim rps); checkouts=$(of checkout rps)
+  echo "| $claims | $checkouts | **$(calc "$checkouts / $claims" 3)×** | $(of checkout p50) / $(of checkout p99) | $(of checkout queued_p50) / $(of checkout queued_p99) | $(of checkout ran_p50) / $(of checkout ran_p99) | $(of checkout client_p50) / $(of checkout client_p99) |"
+  echo
+  echo "| per operation | node commits (less status reads) | tool server commits | node CPU µs (less status reads) | tool server CPU µs | PostgreSQL CPU µs |"
+  echo "|---|---|---|---|---|---|"
+  echo "| claim-only claim | $(of claim commits_per_op) | – | $(of claim cpu_us) | – | $(of claim pg_cpu_us) |"
+  echo "| checkout | $(of checkout commits_per_op) ($(of checkout net_commits_per_op)) | $(of checkout tool_commits_per_op) | $(of checkout cpu_us) ($(of checkout net_cpu_us)) | $(of checkout tool_cpu_us) | $(of checkout pg_cpu_us) |"
+  echo
+  echo "Per round (claim-only / checkout): claims/s $(per_round claim rps); ops/s $(per_round checkout rps);"
+  echo "p99 ms $(per_round checkout p99); node commits/op $(per_round checkout commits_per_op)."
+  echo "Checks of the method: claim-only $(per_round claim commits_per_op) commits per claim (one statement in"
+  echo "autocommit: 1 expected); one status read costs $read_cost commits and $read_cpu µs of node CPU ($READS reads,"
+  echo "node without workers);"
+  echo "$(of checkout reads_per_op) status reads per checkout. Rows written per checkout: $(of checkout transitions) status"
+  echo "transitions, $(of checkout effects) effect records, $(of checkout checkpoints) graph checkpoints. The idle node"
+  echo "commits $(of checkout idle_per_s)/s by itself with its workers on (their polls), $(of claim idle_per_s)/s without:"
+  echo "subtracted for the ${SETTLE} s the counters settled after each measurement."
+} | tee "$OUT/checkout-$STAMP.md"
