@@ -28,6 +28,7 @@ public final class TestDatabase {
     private static final Pattern OWN_NAME = Pattern.compile(PREFIX + "(\\d+)_[0-9a-f]+");
 
     private static LocatedDatabase shared;
+    private static EmbeddedPostgres embedded;
 
     private TestDatabase() {
     }
@@ -37,6 +38,14 @@ public final class TestDatabase {
             shared = create();
         }
         return shared;
+    }
+
+    /**
+     * Another database of the test JVM's own, empty, dropped when the JVM exits: for tests whose
+     * nodes must see no operation but their own (a worker takes any accepted operation it finds).
+     */
+    public static synchronized LocatedDatabase fresh() {
+        return create();
     }
 
     private static LocatedDatabase create() {
@@ -62,19 +71,22 @@ public final class TestDatabase {
 
     private static LocatedDatabase embedded(LocalServer server, String name) {
         try {
-            EmbeddedPostgres embedded = EmbeddedServer.start(Files.createTempDirectory("opledger-test-pg"), false,
-                    "No PostgreSQL server answers on " + server.host() + ":" + server.port() + " and the embedded "
-                            + "PostgreSQL cannot run as root: start one or set OPLEDGER_TEST_DB_HOST/PORT/USER.");
+            if (embedded == null) {
+                embedded = EmbeddedServer.start(Files.createTempDirectory("opledger-test-pg"), false,
+                        "No PostgreSQL server answers on " + server.host() + ":" + server.port() + " and the embedded "
+                                + "PostgreSQL cannot run as root: start one or set OPLEDGER_TEST_DB_HOST/PORT/USER.");
+                EmbeddedPostgres started = embedded;
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    try {
+                        started.close();
+                    } catch (IOException e) {
+                        // the JVM is exiting; the temporary directory is left behind at worst
+                    }
+                }));
+            }
             try (Connection connection = embedded.getPostgresDatabase().getConnection()) {
                 LocalServer.createDatabaseIfMissing(connection, name);
             }
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try {
-                    embedded.close();
-                } catch (IOException e) {
-                    // the JVM is exiting; the temporary directory is left behind at worst
-                }
-            }));
             return new LocatedDatabase(embedded.getJdbcUrl("postgres", name), "postgres", "",
                     LocatedDatabase.Source.EMBEDDED);
         } catch (IOException | SQLException e) {

@@ -1,5 +1,6 @@
 package dev.opledger.e2e;
 
+import dev.opledger.node.database.LocatedDatabase;
 import dev.opledger.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -12,7 +13,11 @@ final class E2eDatabase {
     }
 
     static Connection connect() throws SQLException {
-        var database = TestDatabase.shared();
+        return connect(TestDatabase.shared());
+    }
+
+    /** Another database of the test JVM's ({@link TestDatabase#fresh()}). */
+    static Connection connect(LocatedDatabase database) throws SQLException {
         return DriverManager.getConnection(database.url(), database.username(), database.password());
     }
 }

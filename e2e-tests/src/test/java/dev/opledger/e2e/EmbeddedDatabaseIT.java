@@ -7,7 +7,6 @@ import dev.opledger.testing.ApiClient;
 import dev.opledger.testing.Checkout;
 import dev.opledger.testing.TestTokens;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -45,7 +44,7 @@ class EmbeddedDatabaseIT {
 
         String payloadHash;
         try (var node = start(prefix, data, "first")) {
-            assertThat(node.running().logTail(400)).contains("embedded PostgreSQL, data kept in " + data);
+            assertThat(node.node().logTail(400)).contains("embedded PostgreSQL, data kept in " + data);
             var accepted = node.api().submit(token, operationId, command);
             assertThat(accepted.statusCode()).isEqualTo(202);
             payloadHash = ApiClient.json(accepted).get("payloadHash").asString();
@@ -60,37 +59,17 @@ class EmbeddedDatabaseIT {
         }
     }
 
-    private record Started(Process process, RunningNode running) implements AutoCloseable {
-        ApiClient api() {
-            return new ApiClient(running.base());
-        }
-
-        @Override
-        public void close() {
-            NodeProcess.stop(process);
-        }
-    }
-
-    private Started start(List<String> prefix, Path data, String name) throws IOException {
-        int port = NodeProcess.freePort();
-        var running = new RunningNode(URI.create("http://localhost:" + port + "/"),
-                NodeProcess.logFile("embedded-" + name + "-" + port));
+    private ChildNode start(List<String> prefix, Path data, String name) throws IOException {
         Path tmp = home.resolve("tmp");
         Files.createDirectories(tmp);
         Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxrwxrwx"));
-        Process process = NodeProcess.start(prefix, List.of("-Djava.io.tmpdir=" + tmp), port, running.log(),
+        return NodeProcess.startReady("embedded-" + name, NodeProcess.jar(), prefix, List.of("-Djava.io.tmpdir=" + tmp),
+                READY_TIMEOUT,
                 "--opledger.database.local-host=127.0.0.1",
                 "--opledger.database.local-port=" + NodeProcess.freePort(), // closed again: nothing listens there
                 "--opledger.database.embedded-directory=" + data,
                 "--opledger.reference-tools.port=0", // embedded by the local profile; 8091 may be taken
                 "--opledger.attest.mode=optional");
-        try {
-            NodeProcess.awaitReadiness(process, running, READY_TIMEOUT);
-        } catch (RuntimeException | Error e) {
-            NodeProcess.stop(process);
-            throw new IllegalStateException("the node did not become ready; its last output:\n" + running.logTail(80), e);
-        }
-        return new Started(process, running);
     }
 
     private static boolean postgresUserExists() throws IOException {

@@ -1,7 +1,6 @@
 package dev.opledger.e2e;
 
 import dev.opledger.testing.TestDatabase;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,13 +27,8 @@ public class NodeExtension implements BeforeAllCallback, AfterAllCallback, After
     private static final int TAIL_LINES = 80;
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(NodeExtension.class);
 
-    private record Started(Process process, RunningNode node) {
-    }
-
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
-        int port = NodeProcess.freePort();
-        var node = new RunningNode(URI.create("http://localhost:" + port + "/"), NodeProcess.logFile("node-" + port));
         var database = TestDatabase.shared();
         List<String> arguments = new ArrayList<>(List.of(
                 "--spring.datasource.url=" + database.url(),
@@ -45,22 +39,15 @@ public class NodeExtension implements BeforeAllCallback, AfterAllCallback, After
                 "--opledger.reference-tools.port=0"));
         context.getTestClass().map(type -> type.getAnnotation(NodeArguments.class))
                 .ifPresent(extra -> arguments.addAll(List.of(extra.value())));
-        Process process = NodeProcess.start(List.of(), List.of(), port, node.log(), arguments.toArray(String[]::new));
-        context.getStore(NAMESPACE).put(Started.class, new Started(process, node));
-        try {
-            NodeProcess.awaitReadiness(process, node, READY_TIMEOUT);
-        } catch (RuntimeException | Error e) {
-            NodeProcess.stop(process);
-            throw new IllegalStateException("the node did not become ready; its last output:\n" + node.logTail(TAIL_LINES),
-                    e);
-        }
+        context.getStore(NAMESPACE).put(ChildNode.class, NodeProcess.startReady("node", NodeProcess.jar(), List.of(),
+                List.of(), READY_TIMEOUT, arguments.toArray(String[]::new)));
     }
 
     @Override
     public void afterAll(ExtensionContext context) {
-        var started = context.getStore(NAMESPACE).remove(Started.class, Started.class);
+        var started = context.getStore(NAMESPACE).remove(ChildNode.class, ChildNode.class);
         if (started != null) {
-            NodeProcess.stop(started.process());
+            started.close();
         }
     }
 
@@ -83,7 +70,7 @@ public class NodeExtension implements BeforeAllCallback, AfterAllCallback, After
         return started(context).orElseThrow(() -> new IllegalStateException("no node was started")).node();
     }
 
-    private static Optional<Started> started(ExtensionContext context) {
-        return Optional.ofNullable(context.getStore(NAMESPACE).get(Started.class, Started.class));
+    private static Optional<ChildNode> started(ExtensionContext context) {
+        return Optional.ofNullable(context.getStore(NAMESPACE).get(ChildNode.class, ChildNode.class));
     }
 }

@@ -1,0 +1,182 @@
+package dev.opledger.e2e;
+
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static dev.opledger.e2e.ConsolePages.signIn;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.microsoft.playwright.Page;
+import dev.opledger.testing.TestDatabase;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * A node dies at the worst moments of a checkout and a fresh node takes the operation over: the
+ * node halts with status 137 at an injected point ({@code opledger.test.crash-at}), as SIGKILL
+ * would stop it, and the effects stay one per step in the tool server's effect log.
+ *
+ * <p>Each scenario runs on a database of its own, so a node sees no operation but the one under
+ * test. The reference tool server is one process for the class, outliving every node; effects are
+ * told apart by operationId. Leases are short (3 s) so a takeover comes soon after the death.
+ */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+@ExtendWith(BrowserExtension.class) // the approval is given in the console
+class CrashTakeoverIT {
+
+    private static final Duration DEATH = Duration.ofSeconds(30);
+    private static final Duration TAKEOVER = Duration.ofSeconds(45);
+    private static final List<String> ONE_EFFECT_PER_STEP = List.of(
+            "reserve reserve_inventory", "capture capture_payment", "receipt send_message");
+
+    private static ReferenceToolsProcess tools;
+
+    @RegisterExtension
+    final ChildNodes nodes = new ChildNodes();
+
+    @BeforeAll
+    static void startTheToolServer() throws Exception {
+        tools = ReferenceToolsProcess.start(TestDatabase.fresh());
+    }
+
+    @AfterAll
+    static void stopTheToolServer() {
+        if (tools != null) {
+            tools.close();
+        }
+    }
+
+    /**
+     * Where node A dies, and what it leaves behind: the effects of the step in the tool server and
+     * the node's record of the step. A fresh node B then finishes with one effect per step.
+     */
+    @ParameterizedTest(name = "A dies at {0}")
+    @CsvSource({
+            // crash point,               effects of the step, its effect record
+            "before-effect-call@reserve,  0, STARTED",
+            "after-tool-commit@reserve,   1, STARTED",
+            "after-effect-record@reserve, 1, SUCCEEDED",
+            "before-effect-call@capture,  0, STARTED",
+            "after-tool-commit@capture,   1, STARTED",
+            "after-effect-record@capture, 1, SUCCEEDED"})
+    void aFreshNodeTakesOverAndEndsTheCheckoutWithOneEffectPerStep(String crashAt, int effectsOfTheStep,
+            String recordOfTheStep) throws Exception {
+        String step = crashAt.substring(crashAt.indexOf('@') + 1);
+        var database = TestDatabase.fresh();
+        var checkouts = new Checkouts(database);
+        ChildNode a = nodes.start("crash-a", database, worker("--opledger.test.crash-at=" + crashAt));
+
+        String operationId = checkouts.submit(a, Checkouts.arguments("49.90"));
+
+        assertThat(a.awaitExit(DEATH)).as("node A halts at %s as SIGKILL would", crashAt).isEqualTo(137);
+        assertThat(tools.effectsOf(operationId).stream().filter(effect -> effect.startsWith(step + " ")))
+                .as("effects of step %s when A died", step).hasSize(effectsOfTheStep);
+        assertThat(checkouts.effectRecord(operationId, step)).as("A's record of step %s", step)
+                .isEqualTo(recordOfTheStep);
+
+        ChildNode b = nodes.start("crash-b", database, worker());
+
+        awaitStatus(checkouts, b, operationId, "SUCCEEDED");
+        assertThat(tools.effectsOf(operationId)).containsExactlyInAnyOrderElementsOf(ONE_EFFECT_PER_STEP);
+        assertTakenOver(checkouts, operationId, a, b);
+    }
+
+    /**
+     * The never-repeat receipt: A dies after the message was sent, before it recorded so. Sending
+     * again could send it twice, so B parks the operation for a person, and one message went out.
+     */
+    @Test
+    void aReceiptSentJustBeforeItsNodeDiedIsLeftForReviewNotSentAgain() throws Exception {
+        var database = TestDatabase.fresh();
+        var checkouts = new Checkouts(database);
+        ChildNode a = nodes.start("crash-a", database, worker("--opledger.test.crash-at=after-tool-commit@receipt"));
+
+        String operationId = checkouts.submit(a, Checkouts.arguments("49.90"));
+
+        assertThat(a.awaitExit(DEATH)).isEqualTo(137);
+        assertThat(tools.effectsOf(operationId)).containsExactlyInAnyOrderElementsOf(ONE_EFFECT_PER_STEP);
+        assertThat(checkouts.effectRecord(operationId, "receipt")).isEqualTo("STARTED");
+
+        ChildNode b = nodes.start("crash-b", database, worker());
+
+        awaitStatus(checkouts, b, operationId, "NEEDS_REVIEW");
+        assertThat(checkouts.statusReason(operationId)).contains("send_message").contains("receipt");
+        assertThat(tools.effectsOf(operationId)).containsExactlyInAnyOrderElementsOf(ONE_EFFECT_PER_STEP);
+        assertTakenOver(checkouts, operationId, a, b);
+    }
+
+    /**
+     * A dies as the checkout over the approval limit waits for a person. B brings it to
+     * AWAITING_APPROVAL with nothing captured; support approves it in the console (on B), and the
+     * payment and the receipt happen once while the reservation is not made again.
+     */
+    @Test
+    void aCheckoutAwaitingApprovalWhenItsNodeDiedIsApprovedAndFinishedOnce(Page page) throws Exception {
+        var database = TestDatabase.fresh();
+        var checkouts = new Checkouts(database);
+        ChildNode a = nodes.start("crash-a", database, worker("--opledger.test.crash-at=awaiting-approval@approval"));
+
+        String operationId = checkouts.submit(a, Checkouts.arguments("612.00"));
+
+        assertThat(a.awaitExit(DEATH)).isEqualTo(137);
+        assertThat(tools.effectsOf(operationId)).containsExactly("reserve reserve_inventory");
+
+        ChildNode b = nodes.start("crash-b", database, worker());
+
+        awaitStatus(checkouts, b, operationId, "AWAITING_APPROVAL");
+        assertTakenOver(checkouts, operationId, a, b);
+        assertThat(tools.effectsOf(operationId)).containsExactly("reserve reserve_inventory");
+
+        signIn(page, b.node(), "support", "support");
+        page.navigate(b.node().uri("operations/" + operationId + "?subject=" + checkouts.subject()).toString());
+        assertThat(page.locator("#operation-status")).hasText("AWAITING_APPROVAL");
+        page.locator("#approve-operation").click();
+        page.locator("#decision-reason textarea").fill("customer confirmed by phone");
+        page.locator("#decision-confirm").click();
+        assertThat(page.getByText("Approved: the operation is ACCEPTED again and its run goes on.")).isVisible();
+
+        awaitStatus(checkouts, b, operationId, "SUCCEEDED");
+        assertThat(checkouts.transitions(operationId)).contains(
+                "AWAITING_APPROVAL -> ACCEPTED by console:support: approved by support: customer confirmed by phone");
+        assertThat(tools.effectsOf(operationId)).containsExactlyInAnyOrderElementsOf(ONE_EFFECT_PER_STEP);
+    }
+
+    /** A worker node calling the class's tool server, with leases short enough for a quick takeover. */
+    private static List<String> worker(String... extra) {
+        List<String> arguments = new ArrayList<>(List.of(
+                "--opledger.attest.mode=optional",
+                "--opledger.worker.concurrency=2",
+                "--opledger.worker.lease=3s",
+                "--opledger.worker.heartbeat=1s",
+                // the PostgreSQL server is shared with other test runs: no more connections than the runs need
+                "--spring.datasource.hikari.maximum-pool-size=6"));
+        arguments.addAll(tools.nodeArguments());
+        arguments.addAll(List.of(extra));
+        return arguments;
+    }
+
+    private static void awaitStatus(Checkouts checkouts, ChildNode node, String operationId, String status) {
+        await("operation " + operationId + " " + status).atMost(TAKEOVER).pollInterval(Duration.ofMillis(200))
+                .untilAsserted(() -> assertThat(checkouts.status(node, operationId)).isEqualTo(status));
+    }
+
+    /** B leased the operation after A's lease expired, and its transitions say so. */
+    private static void assertTakenOver(Checkouts checkouts, String operationId, ChildNode a, ChildNode b)
+            throws Exception {
+        assertThat(checkouts.transitions(operationId))
+                .anySatisfy(transition -> assertThat(transition)
+                        .startsWith("ACCEPTED -> RUNNING by " + a.workerIdPrefix()))
+                .anySatisfy(transition -> assertThat(transition)
+                        .startsWith("RUNNING -> RUNNING by " + b.workerIdPrefix())
+                        .contains("taken over: the lease of " + a.workerIdPrefix()));
+    }
+}
