@@ -7,6 +7,7 @@ import dev.opledger.operation.SubjectId;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Optional;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 
 /**
@@ -23,10 +24,13 @@ public class ClaimService {
     private final Counter replayed;
     private final Counter keyReused;
     private final Counter operationIdTaken;
+    private final ApplicationEventPublisher events;
 
-    ClaimService(ClaimStatement claimStatement, OperationReader operations, MeterRegistry meters) {
+    ClaimService(ClaimStatement claimStatement, OperationReader operations, MeterRegistry meters,
+            ApplicationEventPublisher events) {
         this.claimStatement = claimStatement;
         this.operations = operations;
+        this.events = events;
         this.claimed = outcomeCounter(meters, "claimed");
         this.replayed = outcomeCounter(meters, "replayed");
         this.keyReused = outcomeCounter(meters, "key_reused");
@@ -36,7 +40,10 @@ public class ClaimService {
     public ClaimOutcome claim(ClaimRequest request) {
         ClaimOutcome outcome = claimStatement.execute(request);
         switch (outcome) {
-            case ClaimOutcome.Claimed c -> claimed.increment();
+            case ClaimOutcome.Claimed c -> {
+                claimed.increment();
+                events.publishEvent(new OperationAccepted());
+            }
             case ClaimOutcome.Replayed r -> replayed.increment();
             case ClaimOutcome.KeyReused k -> keyReused.increment();
             case ClaimOutcome.OperationIdTaken t -> operationIdTaken.increment();

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 
 /**
@@ -20,9 +21,11 @@ import org.springframework.stereotype.Service;
 public class LifecycleService {
 
     private final LifecycleStatements statements;
+    private final ApplicationEventPublisher events;
 
-    LifecycleService(LifecycleStatements statements) {
+    LifecycleService(LifecycleStatements statements, ApplicationEventPublisher events) {
         this.statements = statements;
+        this.events = events;
     }
 
     /** Up to {@code max} operations, ACCEPTED first, then RUNNING ones whose lease expired; now RUNNING for {@code node}. */
@@ -54,7 +57,8 @@ public class LifecycleService {
 
     /** A person's decision on an operation that no worker holds: {@code from} → {@code to}. */
     public boolean decide(long ref, OperationStatus from, OperationStatus to, String actor, String reason) {
-        return statements.decide(ref, from, to, actor, reason);
+        boolean decided = statements.decide(ref, from, to, actor, reason);
+        return to == OperationStatus.ACCEPTED ? accepted(decided) : decided;
     }
 
     /**
@@ -62,12 +66,19 @@ public class LifecycleService {
      * workers (→ ACCEPTED), in one statement. False when it is not awaiting approval (any more).
      */
     public boolean approve(long ref, String actor, @Nullable String reason) {
-        return statements.decideApproval(ref, true, actor, reason);
+        return accepted(statements.decideApproval(ref, true, actor, reason));
     }
 
     /** As {@link #approve}, for a rejection: the resumed graph undoes its effects and ends FAILED. */
     public boolean reject(long ref, String actor, @Nullable String reason) {
-        return statements.decideApproval(ref, false, actor, reason);
+        return accepted(statements.decideApproval(ref, false, actor, reason));
+    }
+
+    private boolean accepted(boolean decided) {
+        if (decided) {
+            events.publishEvent(new OperationAccepted());
+        }
+        return decided;
     }
 
     /** The decision on the operation's approval, once a person made it. */

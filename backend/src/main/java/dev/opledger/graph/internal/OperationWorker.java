@@ -34,6 +34,7 @@ public class OperationWorker {
     private final Semaphore slots;
     private final Map<Long, AtomicBoolean> held = new ConcurrentHashMap<>();
     private final AtomicBoolean running = new AtomicBoolean();
+    private final Semaphore wakeups = new Semaphore(0);
     private final ExecutorService runs = Executors.newVirtualThreadPerTaskExecutor();
     private Thread poller;
     private Thread heartbeats;
@@ -52,6 +53,11 @@ public class OperationWorker {
             heartbeats = Thread.ofVirtual().name("worker-heartbeat-" + node).start(this::beat);
             log.info("worker {} started: {} at once, lease {}", node, properties.concurrency(), properties.lease());
         }
+    }
+
+    /** Asks for work now instead of at the next poll: an operation was accepted on this node. */
+    public void nudge() {
+        wakeups.release();
     }
 
     /** Stops asking for work and waits for the runs under way; unfinished leases expire and are taken over. */
@@ -82,7 +88,10 @@ public class OperationWorker {
                     continue;
                 }
                 if (leaseAndRun(free) < free) {
-                    Thread.sleep(properties.pollInterval());
+                    // no more work for now: wait for the next poll, or for a nudge (work accepted here)
+                    if (wakeups.tryAcquire(properties.pollInterval().toMillis(), TimeUnit.MILLISECONDS)) {
+                        wakeups.drainPermits();
+                    }
                 }
             } catch (InterruptedException e) {
                 return;

@@ -1,13 +1,16 @@
 package dev.opledger.graph.internal;
 
 import dev.opledger.claim.LifecycleService;
+import dev.opledger.claim.OperationAccepted;
 import dev.opledger.graph.OperationExecutor;
 import java.lang.management.ManagementFactory;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.transaction.event.TransactionalEventListener;
 
 /**
  * Starts this node's workers with the application and stops them with it, when the node has an
@@ -19,33 +22,60 @@ import org.springframework.context.annotation.Configuration;
 class WorkerConfiguration {
 
     @Bean
-    SmartLifecycle operationWorkers(WorkerProperties properties, LifecycleService lifecycle,
+    OperationWorkers operationWorkers(WorkerProperties properties, LifecycleService lifecycle,
             ObjectProvider<OperationExecutor> executor) {
         String node = ManagementFactory.getRuntimeMXBean().getName() + "/" + UUID.randomUUID().toString().substring(0, 8);
-        return new SmartLifecycle() {
-            private OperationWorker worker;
+        return new OperationWorkers(node, properties, lifecycle, executor);
+    }
 
-            @Override
-            public void start() {
-                OperationExecutor available = executor.getIfAvailable();
-                if (properties.enabled() && available != null) {
-                    worker = new OperationWorker(node, lifecycle, available, properties);
-                    worker.start();
-                }
-            }
+    /** This node's worker as part of the application's lifecycle; nudged when work is accepted here. */
+    static final class OperationWorkers implements SmartLifecycle {
 
-            @Override
-            public void stop() {
-                if (worker != null) {
-                    worker.stop();
-                    worker = null;
-                }
-            }
+        private final String node;
+        private final WorkerProperties properties;
+        private final LifecycleService lifecycle;
+        private final ObjectProvider<OperationExecutor> executor;
+        private volatile @Nullable OperationWorker worker;
 
-            @Override
-            public boolean isRunning() {
-                return worker != null;
+        OperationWorkers(String node, WorkerProperties properties, LifecycleService lifecycle,
+                ObjectProvider<OperationExecutor> executor) {
+            this.node = node;
+            this.properties = properties;
+            this.lifecycle = lifecycle;
+            this.executor = executor;
+        }
+
+        @Override
+        public void start() {
+            OperationExecutor available = executor.getIfAvailable();
+            if (properties.enabled() && available != null) {
+                var started = new OperationWorker(node, lifecycle, available, properties);
+                started.start();
+                worker = started;
             }
-        };
+        }
+
+        @Override
+        public void stop() {
+            OperationWorker running = worker;
+            if (running != null) {
+                running.stop();
+                worker = null;
+            }
+        }
+
+        @Override
+        public boolean isRunning() {
+            return worker != null;
+        }
+
+        // After the commit: a worker that leased before it would not see the operation yet.
+        @TransactionalEventListener(fallbackExecution = true)
+        void onAccepted(OperationAccepted accepted) {
+            OperationWorker running = worker;
+            if (running != null) {
+                running.nudge();
+            }
+        }
     }
 }
