@@ -11,8 +11,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import tools.jackson.core.JacksonException;
@@ -89,20 +87,10 @@ public final class CheckoutLoad {
     }
 
     private List<Tally> phase(Duration length) throws Exception {
-        var stop = new AtomicBoolean();
         long windowEnd = System.nanoTime() + length.toNanos();
-        try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            List<Future<Tally>> running = tokens.stream()
-                    .map(token -> threads.submit(() -> loop(token, stop, windowEnd)))
-                    .toList();
-            Thread.sleep(length);
-            stop.set(true);
-            List<Tally> tallies = new ArrayList<>();
-            for (var future : running) {
-                tallies.add(future.get());
-            }
-            return tallies;
-        }
+        return LoadPhase.run(length, tokens.stream()
+                .map(token -> (LoadPhase.Loop<Tally>) stop -> loop(token, stop, windowEnd))
+                .toList());
     }
 
     private Tally loop(String token, AtomicBoolean stop, long windowEnd) throws InterruptedException {

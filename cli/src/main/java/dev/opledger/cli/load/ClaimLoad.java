@@ -12,8 +12,6 @@ import dev.opledger.operation.OperationId;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
@@ -78,17 +76,9 @@ public final class ClaimLoad {
     }
 
     private List<Tally> phase(Duration length) throws Exception {
-        var stop = new AtomicBoolean();
-        try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            List<Future<Tally>> running = clients.stream().map(client -> threads.submit(() -> loop(client, stop))).toList();
-            Thread.sleep(length);
-            stop.set(true);
-            List<Tally> tallies = new ArrayList<>();
-            for (var future : running) {
-                tallies.add(future.get());
-            }
-            return tallies;
-        }
+        return LoadPhase.run(length, clients.stream()
+                .map(client -> (LoadPhase.Loop<Tally>) stop -> loop(client, stop))
+                .toList());
     }
 
     private Tally loop(Client client, AtomicBoolean stop) {
