@@ -50,15 +50,8 @@ class ClaimRaceIT {
         var operationId = OperationId.random();
         var command = checkout();
 
-        CompletableFuture<ClaimOutcome> blocked;
-        try (Connection first = dataSource.getConnection()) {
-            first.setAutoCommit(false);
-            insertUncommitted(first, subject, operationId, command);
-
-            blocked = CompletableFuture.supplyAsync(() -> claims.claim(request(subject, operationId, command)));
-            await().atMost(Duration.ofSeconds(10)).until(this::aClaimWaitsOnALock);
-            first.commit();
-        }
+        CompletableFuture<ClaimOutcome> blocked = claimBehindUncommittedInsert(subject, subject, operationId, command,
+                Connection::commit);
 
         ClaimOutcome outcome = blocked.get(10, TimeUnit.SECONDS);
         assertThat(outcome).isInstanceOfSatisfying(ClaimOutcome.Replayed.class,
@@ -77,15 +70,8 @@ class ClaimRaceIT {
         var rows = new LedgerRows(jdbc);
         var before = rows.counts();
 
-        CompletableFuture<ClaimOutcome> blocked;
-        try (Connection first = dataSource.getConnection()) {
-            first.setAutoCommit(false);
-            insertUncommitted(first, holder, operationId, command);
-
-            blocked = CompletableFuture.supplyAsync(() -> claims.claim(request(latecomer, operationId, command)));
-            await().atMost(Duration.ofSeconds(10)).until(this::aClaimWaitsOnALock);
-            first.commit();
-        }
+        CompletableFuture<ClaimOutcome> blocked = claimBehindUncommittedInsert(holder, latecomer, operationId, command,
+                Connection::commit);
 
         assertThat(blocked.get(10, TimeUnit.SECONDS)).isInstanceOf(ClaimOutcome.OperationIdTaken.class);
         assertThat(rows.operationsWithId(operationId.value())).extracting(row -> row.get("subject_id"))
@@ -101,15 +87,8 @@ class ClaimRaceIT {
         var operationId = OperationId.random();
         var command = checkout();
 
-        CompletableFuture<ClaimOutcome> blocked;
-        try (Connection first = dataSource.getConnection()) {
-            first.setAutoCommit(false);
-            insertUncommitted(first, holder, operationId, command);
-
-            blocked = CompletableFuture.supplyAsync(() -> claims.claim(request(latecomer, operationId, command)));
-            await().atMost(Duration.ofSeconds(10)).until(this::aClaimWaitsOnALock);
-            first.rollback();
-        }
+        CompletableFuture<ClaimOutcome> blocked = claimBehindUncommittedInsert(holder, latecomer, operationId, command,
+                Connection::rollback);
 
         assertThat(blocked.get(10, TimeUnit.SECONDS)).isInstanceOf(ClaimOutcome.Claimed.class);
         var rows = new LedgerRows(jdbc);
@@ -140,6 +119,28 @@ class ClaimRaceIT {
 
     private static Command checkout() {
         return Command.parse(Checkout.command().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Inserts the holder's row in a transaction left open, starts the claimant's claim, waits until
+     * that claim blocks on the row's lock, then ends the transaction with {@code end}.
+     */
+    private CompletableFuture<ClaimOutcome> claimBehindUncommittedInsert(SubjectId holder, SubjectId claimant,
+            OperationId operationId, Command command, TransactionEnd end) throws Exception {
+        try (Connection first = dataSource.getConnection()) {
+            first.setAutoCommit(false);
+            insertUncommitted(first, holder, operationId, command);
+
+            var blocked = CompletableFuture.supplyAsync(() -> claims.claim(request(claimant, operationId, command)));
+            await().atMost(Duration.ofSeconds(10)).until(this::aClaimWaitsOnALock);
+            end.apply(first);
+            return blocked;
+        }
+    }
+
+    @FunctionalInterface
+    private interface TransactionEnd {
+        void apply(Connection connection) throws Exception;
     }
 
     private boolean aClaimWaitsOnALock() {

@@ -2,6 +2,7 @@ package dev.opledger.graph;
 
 import dev.opledger.operation.OperationId;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import org.bsc.langgraph4j.StateGraph;
 import org.bsc.langgraph4j.state.AgentState;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
@@ -40,9 +41,10 @@ public final class NodeProcess {
             return checkout.build();
         }
 
+        /** Blocks this node for good: the test kills the process while it is here. */
         private static void sleepUntilKilled() {
             try {
-                Thread.sleep(Long.MAX_VALUE);
+                new CountDownLatch(1).await();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
