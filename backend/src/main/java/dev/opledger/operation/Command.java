@@ -4,13 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
 import org.erdtman.jcs.JsonCanonicalizer;
-import tools.jackson.core.JacksonException;
-import tools.jackson.core.StreamReadConstraints;
-import tools.jackson.core.StreamReadFeature;
-import tools.jackson.core.json.JsonFactory;
-import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A command as the app sent it, {@code {"type": "...", "arguments": {...}}}, with its RFC 8785
@@ -25,26 +19,16 @@ public record Command(String type, String canonicalJson, PayloadHash payloadHash
 
     public static final int MAX_TYPE_LENGTH = 100;
     private static final Pattern TYPE = Pattern.compile("[A-Za-z][A-Za-z0-9._-]{0,99}");
-    private static final int MAX_NESTING_DEPTH = 64;
-
-    // Strict: duplicate member names are ambiguous (RFC 8785 requires I-JSON), trailing data is
-    // not JSON, and a depth limit keeps the canonicaliser's recursion bounded.
-    private static final JsonMapper STRICT_JSON = JsonMapper.builder(JsonFactory.builder()
-                    .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-                    .streamReadConstraints(StreamReadConstraints.builder()
-                            .maxNestingDepth(MAX_NESTING_DEPTH)
-                            .build())
-                    .build())
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .build();
 
     /**
      * Parses and canonicalises a request body.
      *
-     * @throws MalformedCommandException when the body is not a JSON object of the command's shape
+     * @throws MalformedCommandException when the body is not I-JSON ({@link IJson}) or not a JSON object of
+     *         the command's shape
      */
     public static Command parse(byte[] body) {
-        JsonNode root = readTree(body);
+        IJson json = IJson.read(body);
+        JsonNode root = json.tree();
         if (!root.isObject()) {
             throw new MalformedCommandException("the body must be a JSON object");
         }
@@ -63,24 +47,14 @@ public record Command(String type, String canonicalJson, PayloadHash payloadHash
                 throw new MalformedCommandException("unknown member \"" + name + "\": a command has only \"type\" and \"arguments\"");
             }
         }
-        byte[] canonical = canonicalize(body);
+        byte[] canonical = canonicalize(json.text());
         return new Command(type.asString(), new String(canonical, StandardCharsets.UTF_8), PayloadHash.sha256(canonical));
     }
 
-    private static JsonNode readTree(byte[] body) {
-        if (body.length == 0) {
-            throw new MalformedCommandException("the body is empty; a command is a JSON object");
-        }
+    // The decoded text, not the bytes: the canonicaliser's own decoding would replace what IJson refused.
+    private static byte[] canonicalize(String text) {
         try {
-            return STRICT_JSON.readTree(body);
-        } catch (JacksonException e) {
-            throw new MalformedCommandException("the body is not valid JSON: " + e.getOriginalMessage());
-        }
-    }
-
-    private static byte[] canonicalize(byte[] body) {
-        try {
-            return new JsonCanonicalizer(body).getEncodedUTF8();
+            return new JsonCanonicalizer(text).getEncodedUTF8();
         } catch (IOException | RuntimeException e) {
             // Jackson accepted it, so this is something JCS (I-JSON) forbids, such as a number
             // outside the IEEE 754 double range.

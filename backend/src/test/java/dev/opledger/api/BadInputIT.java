@@ -65,6 +65,10 @@ class BadInputIT {
         HttpRequest postJson(String body) {
             return post(UUID.randomUUID().toString(), "application/json", HttpRequest.BodyPublishers.ofString(body));
         }
+
+        HttpRequest postBytes(byte[] body) {
+            return post(UUID.randomUUID().toString(), "application/json", HttpRequest.BodyPublishers.ofByteArray(body));
+        }
     }
 
     static Stream<Case> cases() {
@@ -94,6 +98,18 @@ class BadInputIT {
                 "{\"type\":\"checkout\",\"arguments\":{\"n\":1e400}}",
                 "{\"type\":\"checkout\",\"arguments\":" + "[".repeat(200) + "]".repeat(200) + "}")) {
             cases.add(new Case("body " + abbreviate(body), f -> f.postJson(body), 400, malformed));
+        }
+        // I-JSON (RFC 7493): what a lenient decoder would replace, and what jsonb cannot store
+        for (String recipient : List.of("x\\ud800", "x\\udc00", "\\ude00\\ud83d", "a\\u0000b")) {
+            cases.add(new Case("recipient " + recipient, f -> f.postJson(Checkout.command()
+                    .replace("ann@example.com", recipient)), 400, malformed));
+        }
+        cases.add(new Case("U+0000 under an unknown type", f -> f.postJson(ApiClient.command("refund",
+                "{\"note\":\"\\u0000\"}")), 400, malformed));
+        // overlong forms and code points beyond U+10FFFF, which Jackson's own decoder let through
+        for (String hex : List.of("c0af", "e080af", "c1bf", "f4908080")) {
+            cases.add(new Case("recipient with the bytes " + hex, f -> f.postBytes(withBytes(Checkout.command(),
+                    "ann@", java.util.HexFormat.of().parseHex(hex))), 400, malformed));
         }
         cases.add(new Case("unknown operation type", f -> f.postJson(ApiClient.command("refund", Checkout.arguments())),
                 422, "unknown-operation-type"));
@@ -166,6 +182,44 @@ class BadInputIT {
             assertThat(problem.get("detail").asString()).contains("\"refund\"").contains("checkout");
         }
         assertThat(rows.counts()).isEqualTo(before);
+    }
+
+    // Issue 8: "x" + U+D800 (a lone surrogate) was hashed as "x?" and replayed as that operation.
+    @org.junit.jupiter.api.Test
+    void refusesALoneSurrogateRatherThanReplayingTheBodyItWouldBeReadAs() {
+        var api = ApiClient.onPort(port);
+        var rows = new LedgerRows(jdbc);
+        String subject = "surrogate-" + UUID.randomUUID();
+        String token = TestTokens.forSubject(subject);
+        String question = Checkout.command().replace("ann@example.com", "x?");
+        String surrogate = Checkout.command().replace("ann@example.com", "x\\ud800");
+        var first = UUID.randomUUID();
+        assertThat(api.submit(token, first.toString(), question).statusCode()).isEqualTo(202);
+        var before = rows.counts();
+
+        var replay = api.submit(token, first.toString(), surrogate);
+        var fresh = UUID.randomUUID();
+        var refusedFresh = api.submit(token, fresh.toString(), surrogate);
+
+        for (var refused : List.of(replay, refusedFresh)) {
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+            assertThat(refused.headers().firstValue("Idempotent-Replayed")).isEmpty();
+            assertThat(json(refused).get("type").asString()).isEqualTo("https://opledger.dev/problems/malformed-body");
+        }
+        assertThat(rows.counts()).isEqualTo(before);
+        assertThat(rows.operations(subject, fresh)).isEmpty();
+        assertThat(rows.operations(subject, first)).singleElement()
+                .satisfies(row -> assertThat(row.get("command").toString()).contains("\"x?\""));
+    }
+
+    /** The UTF-8 text with {@code bytes} inserted after the first {@code after}. */
+    private static byte[] withBytes(String text, String after, byte[] bytes) {
+        int at = text.indexOf(after) + after.length();
+        var out = new java.io.ByteArrayOutputStream();
+        out.writeBytes(text.substring(0, at).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        out.writeBytes(bytes);
+        out.writeBytes(text.substring(at).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return out.toByteArray();
     }
 
     private static String abbreviate(String body) {

@@ -110,4 +110,59 @@ class CommandTest {
         assertThatThrownBy(() -> parse("{\"type\":\"t\",\"arguments\":{\"d\":" + deep + "}}"))
                 .isInstanceOf(MalformedCommandException.class);
     }
+
+    // The bug of issue 8: "x" + U+D800 was hashed as "x?", so the second body replayed the first's operation.
+    @Test
+    void refusesALoneSurrogateInsteadOfHashingItAsAQuestionMark() {
+        assertThatThrownBy(() -> parse("{\"type\":\"t\",\"arguments\":{\"s\":\"x\\ud800\"}}"))
+                .isInstanceOf(MalformedCommandException.class).hasMessageContaining("/arguments/s")
+                .hasMessageContaining("lone surrogate");
+        assertThat(parse("{\"type\":\"t\",\"arguments\":{\"s\":\"x?\"}}").canonicalJson())
+                .isEqualTo("{\"arguments\":{\"s\":\"x?\"},\"type\":\"t\"}");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"x\\ud800", "x\\udc00", "\\udc00\\ud800", "\\ud83dx", "\\ude00\\ud83d", "a\\ud800\\ud800"})
+    void refusesEscapedLoneSurrogatesInValuesAndNames(String escaped) {
+        assertThatThrownBy(() -> parse("{\"type\":\"t\",\"arguments\":{\"s\":\"" + escaped + "\"}}"))
+                .isInstanceOf(MalformedCommandException.class);
+        assertThatThrownBy(() -> parse("{\"type\":\"t\",\"arguments\":{\"" + escaped + "\":1}}"))
+                .isInstanceOf(MalformedCommandException.class).hasMessageContaining("/arguments/");
+        assertThatThrownBy(() -> parse("{\"type\":\"t\",\"arguments\":{\"a\":[1,{\"b\":\"" + escaped + "\"}]}}"))
+                .isInstanceOf(MalformedCommandException.class).hasMessageContaining("/arguments/a/1/b");
+    }
+
+    /** Bytes a lenient decoder replaces (with U+FFFD, or Jackson's overlong C0 AF with '/'). */
+    @ParameterizedTest
+    @ValueSource(strings = {"c0af", "c1bf", "e080af", "f08080af", "f4908080", "ff", "fe", "c3", "e282", "eda080", "edbfbf", "f880808080", "80", "c328"})
+    void refusesInvalidUtf8(String hex) {
+        byte[] before = "{\"type\":\"t\",\"arguments\":{\"s\":\"x".getBytes(StandardCharsets.UTF_8);
+        byte[] bad = java.util.HexFormat.of().parseHex(hex);
+        byte[] after = "\"}}".getBytes(StandardCharsets.UTF_8);
+        byte[] body = new byte[before.length + bad.length + after.length];
+        System.arraycopy(before, 0, body, 0, before.length);
+        System.arraycopy(bad, 0, body, before.length, bad.length);
+        System.arraycopy(after, 0, body, before.length + bad.length, after.length);
+
+        assertThatThrownBy(() -> Command.parse(body)).isInstanceOf(MalformedCommandException.class)
+                .hasMessageContaining("UTF-8").hasMessageContaining("byte " + before.length);
+    }
+
+    // jsonb cannot store U+0000: refused for every operation type, not only where a schema would catch it
+    @Test
+    void refusesUPlus0000InValuesAndNames() {
+        assertThatThrownBy(() -> parse("{\"type\":\"t\",\"arguments\":{\"recipient\":\"a\\u0000b\"}}"))
+                .isInstanceOf(MalformedCommandException.class).hasMessageContaining("/arguments/recipient")
+                .hasMessageContaining("U+0000");
+        assertThatThrownBy(() -> parse("{\"type\":\"t\",\"arguments\":{\"a\\u0000\":1}}"))
+                .isInstanceOf(MalformedCommandException.class).hasMessageContaining("/arguments/a\\u0000");
+    }
+
+    @Test
+    void keepsSurrogatePairsAndNonCharactersExactly() {
+        String escaped = parse("{\"type\":\"t\",\"arguments\":{\"s\":\"\\ud83d\\ude00\\ufffd\\uffff\"}}").canonicalJson();
+        String raw = parse("{\"type\":\"t\",\"arguments\":{\"s\":\"\ud83d\ude00\ufffd\uffff\"}}").canonicalJson();
+
+        assertThat(escaped).isEqualTo(raw).isEqualTo("{\"arguments\":{\"s\":\"\ud83d\ude00\ufffd\uffff\"},\"type\":\"t\"}");
+    }
 }
