@@ -5,6 +5,8 @@ import dev.opledger.attest.AttestRefusedException;
 import dev.opledger.attest.AttestService;
 import dev.opledger.attest.IssuedChallenge;
 import dev.opledger.attest.RegisteredKey;
+import dev.opledger.operation.IJson;
+import dev.opledger.operation.MalformedCommandException;
 import dev.opledger.operation.SubjectId;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
@@ -16,9 +18,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code POST /v1/attest/challenges} issues a single-use challenge; {@code POST /v1/attest/keys}
@@ -35,12 +35,10 @@ class AttestController {
 
     private final AttestService attest;
     private final RequestBodyReader bodies;
-    private final JsonMapper json;
 
-    AttestController(AttestService attest, RequestBodyReader bodies, JsonMapper json) {
+    AttestController(AttestService attest, RequestBodyReader bodies) {
         this.attest = attest;
         this.bodies = bodies;
-        this.json = json;
     }
 
     @PostMapping("/v1/attest/challenges")
@@ -68,16 +66,18 @@ class AttestController {
                         key.registeredAt()));
     }
 
-    private JsonNode readObject(byte[] body) {
+    // Read as strictly as a command (IJson): a repeated member must not pick which key is registered.
+    private static JsonNode readObject(byte[] body) {
         try {
-            JsonNode node = json.readTree(body);
-            if (node != null && node.isObject()) {
+            JsonNode node = IJson.read(body).tree();
+            if (node.isObject()) {
                 return node;
             }
-        } catch (JacksonException e) {
+        } catch (MalformedCommandException e) {
             // answered below
         }
-        throw malformed("the body must be a JSON object {\"keyId\", \"attestationObject\", \"challenge\"}");
+        throw malformed("the body must be a JSON object {\"keyId\", \"attestationObject\", \"challenge\"}, "
+                + "UTF-8 without repeated members");
     }
 
     private static String field(JsonNode body, String name) {

@@ -132,6 +132,9 @@ class AttestWithoutDeviceIT {
         assertThat(problem(register("{\"keyId\":\"AAAA\"}"))).isEqualTo("malformed-body");
         assertThat(problem(register("{\"keyId\":\"!!\",\"attestationObject\":\"AA==\",\"challenge\":\"AA\"}")))
                 .isEqualTo("malformed-body");
+        // which member counts must not depend on the parser: refused, and no challenge is looked at
+        assertThat(problem(register("{\"keyId\":\"AAAA\",\"attestationObject\":\"AA==\",\"challenge\":\"AA\","
+                + "\"challenge\":\"AQ\"}"))).isEqualTo("malformed-body");
     }
 
     private HttpResponse<String> challenge() {
