@@ -123,6 +123,10 @@ class BadInputIT {
                 Checkout.arguments().replace("}", ",\"coupon\":\"FREE\"}"))), 422, invalid, "/arguments/coupon"));
         cases.add(new Case("amount with three decimals", f -> f.postJson(Checkout.command(1, "49.999")),
                 422, invalid, "/arguments/amount"));
+        for (String huge : List.of("1e30", "1e300", "-1e30")) {
+            cases.add(new Case("quantity " + huge, f -> f.postJson(Checkout.command().replace("\"quantity\":1",
+                    "\"quantity\":" + huge)), 422, invalid, "/arguments/quantity"));
+        }
         cases.add(new Case("text/plain", f -> f.post(UUID.randomUUID().toString(), "text/plain",
                 HttpRequest.BodyPublishers.ofString(VALID)), 415, "unsupported-media-type"));
         cases.add(new Case("no Content-Type", f -> f.post(UUID.randomUUID().toString(), null,

@@ -67,7 +67,10 @@ class CheckoutSchemaTest {
         "0          | /arguments/amount",
         "-5         | /arguments/amount",
         "1000000.01 | /arguments/amount",
-        "\"49.90\"  | /arguments/amount"})
+        "\"49.90\"  | /arguments/amount",
+        "1e30       | /arguments/amount",
+        "1e300      | /arguments/amount",
+        "-1e30      | /arguments/amount"})
     void refusesOtherAmounts(String amount, String pointer) {
         assertThat(check(Checkout.arguments(1, amount.strip())))
                 .isInstanceOfSatisfying(CommandCheck.InvalidArguments.class, invalid -> assertThat(invalid.violations())
@@ -92,5 +95,23 @@ class CheckoutSchemaTest {
         assertThat(check(arguments)).isInstanceOfSatisfying(CommandCheck.InvalidArguments.class,
                 invalid -> assertThat(invalid.violations()).extracting(CommandCheck.Violation::pointer)
                         .containsExactly(pointer));
+    }
+
+    // Issue 8: an integer beyond a long (canonical form 1e+30) threw from the schema library: a 500.
+    @ParameterizedTest
+    @ValueSource(strings = {"1e30", "1e300", "-1e30", "1.7976931348623157e308", "1e21"})
+    void refusesAHugeQuantityAsOutOfRange(String quantity) {
+        String arguments = Checkout.arguments().replace("\"quantity\":1", "\"quantity\":" + quantity);
+
+        assertThat(check(arguments)).isInstanceOfSatisfying(CommandCheck.InvalidArguments.class,
+                invalid -> assertThat(invalid.violations()).extracting(CommandCheck.Violation::pointer)
+                        .containsExactly("/arguments/quantity"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"1e2", "100.0", "1.0", "5e0"})
+    void acceptsAnIntegralQuantityHoweverWritten(String quantity) {
+        assertThat(check(Checkout.arguments().replace("\"quantity\":1", "\"quantity\":" + quantity)))
+                .isInstanceOf(CommandCheck.Valid.class);
     }
 }

@@ -26,8 +26,9 @@ import tools.jackson.databind.json.JsonMapper;
  * meta-schema and compiled when loaded, so a node with an unusable schema does not start.
  *
  * <p>Numbers are read as {@code BigDecimal}, so {@code multipleOf} is decided exactly (0.07 is a
- * multiple of 0.01, 1.001 is not) rather than in binary floating point. Messages are in English
- * whatever the JVM's locale: they are part of the API's problem details.
+ * multiple of 0.01, 1.001 is not) rather than in binary floating point, and an integral value is
+ * read as an integer however it is written ({@code 1e+30}, {@code 2.0}), as JSON Schema's data model
+ * has it. Messages are in English whatever the JVM's locale: they are part of the API's problem details.
  */
 public final class ArgumentsSchema {
 
@@ -39,6 +40,15 @@ public final class ArgumentsSchema {
 
     private static final JsonMapper JSON = JsonMapper.builder()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .build();
+    /**
+     * For the arguments: the schema library compares an integer-typed bound as a {@code long} unless
+     * the value is a {@code BigInteger} node, and a huge integral decimal ({@code 1e+30}, canonical
+     * JSON's form of 10^30) does not fit a {@code long}. Read as a {@code BigInteger} it is
+     * compared exactly; canonical numbers are doubles, so it has at most 309 digits.
+     */
+    private static final JsonMapper ARGUMENTS_JSON = JSON.rebuild()
+            .nodeFactory(new IntegralAsIntegerNodeFactory())
             .build();
     private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
             registry -> registry.schemaRegistryConfig(SchemaRegistryConfig.builder()
@@ -80,7 +90,7 @@ public final class ArgumentsSchema {
 
     /** The ways the command's {@code arguments} fail this schema (none when they match), pointers into the command. */
     public List<Violation> violations(Command command) {
-        JsonNode arguments = JSON.readTree(command.canonicalJson()).get("arguments");
+        JsonNode arguments = ARGUMENTS_JSON.readTree(command.canonicalJson()).get("arguments");
         return schema.validate(arguments).stream()
                 .limit(MAX_VIOLATIONS)
                 .map(ArgumentsSchema::violation)
