@@ -4,6 +4,7 @@ import dev.opledger.operation.OperationId;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Collections;
 import java.util.List;
+import org.springframework.security.web.firewall.RequestRejectedException;
 
 /**
  * Reads the operationId from the {@code Idempotency-Key} header: exactly one, a UUID in its
@@ -16,7 +17,14 @@ final class IdempotencyKey {
     }
 
     static OperationId from(HttpServletRequest request) {
-        List<String> values = Collections.list(request.getHeaders(OperationController.IDEMPOTENCY_KEY));
+        List<String> values;
+        try {
+            // the firewall checks a header's values lazily, as they are read
+            values = Collections.list(request.getHeaders(OperationController.IDEMPOTENCY_KEY));
+        } catch (RequestRejectedException e) {
+            throw refused("the Idempotency-Key holds bytes a UUID never has (outside printable ASCII); send the "
+                    + "operationId in its 36-character text form");
+        }
         if (values.isEmpty()) {
             throw refused("the Idempotency-Key header is required: the operationId (a UUID) the app created "
                     + "for this action and reuses for every retry");

@@ -216,6 +216,34 @@ class BadInputIT {
                 .satisfies(row -> assertThat(row.get("command").toString()).contains("\"x?\""));
     }
 
+    // Issue 8: the bytes C4 80 in the header made the firewall's RequestRejectedException a 500.
+    @org.junit.jupiter.api.Test
+    void refusesAnIdempotencyKeyOfNonAsciiBytes() throws java.io.IOException {
+        var rows = new LedgerRows(jdbc);
+        var before = rows.counts();
+        byte[] body = VALID.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        var head = new java.io.ByteArrayOutputStream();
+        head.writeBytes(("POST /v1/operations HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+                + "Authorization: Bearer " + TestTokens.forSubject("latin-" + UUID.randomUUID()) + "\r\n"
+                + "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n"
+                + "Idempotency-Key: 8e7b6d9e-2f4c-4a7e-9b1d-3c5e7f9a1b").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        head.writeBytes(new byte[] {(byte) 0xc4, (byte) 0x80});
+        head.writeBytes("\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        head.writeBytes(body);
+
+        String response;
+        try (var socket = new java.net.Socket("localhost", port)) {
+            socket.setSoTimeout(30_000);
+            socket.getOutputStream().write(head.toByteArray());
+            response = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+
+        assertThat(response).startsWith("HTTP/1.1 400 ");
+        assertThat(response).containsIgnoringCase("Content-Type: application/problem+json");
+        assertThat(response).contains("\"type\":\"https://opledger.dev/problems/idempotency-key\"");
+        assertThat(rows.counts()).isEqualTo(before);
+    }
+
     /** The UTF-8 text with {@code bytes} inserted after the first {@code after}. */
     private static byte[] withBytes(String text, String after, byte[] bytes) {
         int at = text.indexOf(after) + after.length();
