@@ -2,7 +2,9 @@ package dev.opledger.operation;
 
 /**
  * The user an operation belongs to: the {@code sub} claim of a verified bearer token. Control
- * characters are refused: PostgreSQL cannot store a NUL in text, and none belongs in an id.
+ * characters are refused: PostgreSQL cannot store a NUL in text, and none belongs in an id. So is
+ * a lone surrogate: it has no UTF-8 form, and the database would store <code>"&#92;ud800q"</code> as the
+ * other subject {@code "?q"}.
  */
 public record SubjectId(String value) {
 
@@ -16,7 +18,8 @@ public record SubjectId(String value) {
     }
 
     public static boolean isValid(String value) {
-        return !value.isBlank() && value.length() <= MAX_LENGTH && value.chars().noneMatch(Character::isISOControl);
+        return !value.isBlank() && value.length() <= MAX_LENGTH && value.chars().noneMatch(Character::isISOControl)
+                && UnicodeText.isWellFormed(value);
     }
 
     @Override

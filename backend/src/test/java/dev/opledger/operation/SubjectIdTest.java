@@ -21,4 +21,17 @@ class SubjectIdTest {
     void refusesBlankAndControlCharacters(String value) {
         assertThatThrownBy(() -> new SubjectId(value)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    // Issue 8: U+D800 + "q" was stored as "?q" and read that subject's operations.
+    @ParameterizedTest
+    @ValueSource(strings = {"\ud800q", "q\udc00", "\udc00\ud800", "a\ud83d"})
+    void refusesLoneSurrogates(String value) {
+        assertThatThrownBy(() -> new SubjectId(value)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void keepsSupplementaryCharactersAndTheReplacementCharacter() {
+        assertThat(new SubjectId("user-\ud83d\ude00").value()).isEqualTo("user-😀");
+        assertThat(SubjectId.isValid("\ufffdq")).isTrue();
+    }
 }
