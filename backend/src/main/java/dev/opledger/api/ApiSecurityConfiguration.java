@@ -5,6 +5,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.env.Environment;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.config.http.SessionCreationPolicy;
@@ -16,8 +17,9 @@ import org.springframework.security.web.access.AccessDeniedHandler;
 
 /**
  * The app-facing API: stateless, every request carries a bearer JWT whose {@code sub} is the
- * subject. CSRF protection is off here on purpose: the API reads no cookies and no session, so
- * a forged cross-site request has no credential to ride on. The console keeps CSRF on.
+ * subject, read exactly ({@link StrictClaimsDecoder}); outside the local profile the token must
+ * carry {@code exp}. CSRF protection is off here on purpose: the API reads no cookies and no
+ * session, so a forged cross-site request has no credential to ride on. The console keeps CSRF on.
  */
 @Configuration(proxyBeanMethods = false)
 class ApiSecurityConfiguration {
@@ -25,17 +27,20 @@ class ApiSecurityConfiguration {
     @Bean
     @Order(1)
     SecurityFilterChain apiFilterChain(HttpSecurity http, ProblemResponseWriter problems,
-            ObjectProvider<JwtDecoder> decoder) throws Exception {
+            ObjectProvider<JwtDecoder> decoder, Environment environment) throws Exception {
         AuthenticationEntryPoint unauthenticated = unauthenticated(problems);
         JwtDecoder tokens = decoder.getIfAvailable(() -> {
             throw new IllegalStateException("The API has no token issuer: set OPLEDGER_JWT_ISSUER_URI (or "
                     + "spring.security.oauth2.resourceserver.jwt.jwk-set-uri), or run with the local profile.");
         });
+        // any JWT tool may mint a local token, and not every one sets exp by default
+        boolean expiryRequired = !environment.matchesProfiles("local");
+        JwtDecoder strict = new StrictClaimsDecoder(tokens, expiryRequired);
         http.securityMatcher("/v1/**")
                 .authorizeHttpRequests(requests -> requests.anyRequest().authenticated())
                 .oauth2ResourceServer(resourceServer -> resourceServer
                         .bearerTokenResolver(new HeaderBearerTokenResolver())
-                        .jwt(jwt -> jwt.decoder(new VerifiedTokenCache(tokens, Clock.systemUTC()))
+                        .jwt(jwt -> jwt.decoder(new VerifiedTokenCache(strict, Clock.systemUTC()))
                                 .jwtAuthenticationConverter(new SubjectAuthenticationConverter()))
                         .authenticationEntryPoint(unauthenticated))
                 .exceptionHandling(exceptions -> exceptions
@@ -56,7 +61,7 @@ class ApiSecurityConfiguration {
             bearer.commence(request, response, failure); // sets WWW-Authenticate as RFC 6750 says
             String detail = request.getHeader("Authorization") == null
                     ? "send a bearer token: Authorization: Bearer <JWT>"
-                    : "the bearer token is not valid (signature, expiry or subject)";
+                    : "the bearer token is not valid (signature, exp, or the sub claim: a string of Unicode text)";
             problems.write(response, ApiProblem.of(ProblemType.UNAUTHENTICATED, detail, null));
         };
     }

@@ -16,7 +16,7 @@ class SubjectAuthenticationConverter implements Converter<Jwt, AbstractAuthentic
         String subject = jwt.getSubject();
         if (subject == null || !SubjectId.isValid(subject)) {
             throw new InvalidBearerTokenException("the token's sub claim must be 1 to "
-                    + SubjectId.MAX_LENGTH + " characters without control characters");
+                    + SubjectId.MAX_LENGTH + " characters of Unicode text without control characters");
         }
         return new JwtAuthenticationToken(jwt, List.of(), subject);
     }

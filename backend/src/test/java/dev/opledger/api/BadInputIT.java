@@ -155,6 +155,16 @@ class BadInputIT {
                 TestTokens.TEST_SECRET, c -> c.subject("bad\u0000subject"))).postJson(VALID), 401, "unauthenticated"));
         cases.add(new Case("token whose sub is 256 characters", f -> new Fixture(f.api(), TestTokens.mint(
                 TestTokens.TEST_SECRET, c -> c.subject("s".repeat(256)))).postJson(VALID), 401, "unauthenticated"));
+        // the subject is exactly the token's sub, or the token is refused
+        cases.add(new Case("token whose sub holds a lone surrogate", f -> new Fixture(f.api(), TestTokens.withMembers(
+                "\"sub\":\"\\ud800q\"")).postJson(VALID), 401, "unauthenticated"));
+        cases.add(new Case("token whose sub is not UTF-8", f -> new Fixture(f.api(), TestTokens.withMembers(
+                withBytes("\"sub\":\"q\"", "q", new byte[] {(byte) 0xff}))).postJson(VALID), 401, "unauthenticated"));
+        cases.add(new Case("token whose sub is a number", f -> new Fixture(f.api(), TestTokens.withMembers(
+                "\"sub\":12345")).postJson(VALID), 401, "unauthenticated"));
+        cases.add(new Case("token without exp", f -> new Fixture(f.api(), TestTokens.signRaw(TestTokens.TEST_SECRET,
+                ("{\"sub\":\"no-exp-" + UUID.randomUUID() + "\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                .postJson(VALID), 401, "unauthenticated"));
         cases.add(new Case("garbage token", f -> new Fixture(f.api(), "not.a.jwt").postJson(VALID), 401,
                 "unauthenticated"));
         return cases.stream();
@@ -181,6 +191,10 @@ class BadInputIT {
             assertThat(problem.get("errors").get(0).get("pointer").asString()).isEqualTo(refused.pointer());
             assertThat(problem.get("errors").get(0).get("message").asString()).isNotBlank();
             assertThat(problem.get("detail").asString()).contains(refused.pointer());
+        }
+        if (refused.status() == 401 && refused.problem().equals("unauthenticated")) {
+            assertThat(response.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(
+                    challenge -> assertThat(challenge).startsWith("Bearer"));
         }
         if (refused.problem().equals("unknown-operation-type")) {
             assertThat(problem.get("detail").asString()).contains("\"refund\"").contains("checkout");
