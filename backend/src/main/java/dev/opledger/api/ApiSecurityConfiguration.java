@@ -1,11 +1,13 @@
 package dev.opledger.api;
 
 import java.time.Clock;
+import java.util.Collections;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
+import org.springframework.http.HttpHeaders;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.config.http.SessionCreationPolicy;
@@ -59,8 +61,9 @@ class ApiSecurityConfiguration {
         var bearer = new BearerTokenAuthenticationEntryPoint();
         return (request, response, failure) -> {
             bearer.commence(request, response, failure); // sets WWW-Authenticate as RFC 6750 says
-            String detail = request.getHeader("Authorization") == null
-                    ? "send a bearer token: Authorization: Bearer <JWT>"
+            int authorizations = Collections.list(request.getHeaders(HttpHeaders.AUTHORIZATION)).size();
+            String detail = authorizations == 0 ? "send a bearer token: Authorization: Bearer <JWT>"
+                    : authorizations > 1 ? "send exactly one Authorization header"
                     : "the bearer token is not valid (signature, exp, or the sub claim: a string of Unicode text)";
             problems.write(response, ApiProblem.of(ProblemType.UNAUTHENTICATED, detail, null));
         };

@@ -1,6 +1,7 @@
 package dev.opledger.api;
 
 import jakarta.servlet.http.HttpServletRequest;
+import java.util.Enumeration;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.security.oauth2.core.OAuth2AuthenticationException;
@@ -12,7 +13,8 @@ import org.springframework.security.oauth2.server.resource.web.BearerTokenResolv
  * Security's {@code DefaultBearerTokenResolver} in its default settings (RFC 6750 token68
  * characters, the scheme in any case, malformed tokens refused) but checked by a loop: the
  * default's regular expression over a few hundred characters of JWT was a visible share of a
- * claim's CPU.
+ * claim's CPU. Two {@code Authorization} headers are refused (the default read only the first):
+ * which credential a request carries must not depend on header order.
  */
 class HeaderBearerTokenResolver implements BearerTokenResolver {
 
@@ -20,8 +22,15 @@ class HeaderBearerTokenResolver implements BearerTokenResolver {
 
     @Override
     public @Nullable String resolve(HttpServletRequest request) {
-        String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
-        if (authorization == null || !authorization.regionMatches(true, 0, SCHEME, 0, SCHEME.length())) {
+        Enumeration<String> headers = request.getHeaders(HttpHeaders.AUTHORIZATION);
+        if (headers == null || !headers.hasMoreElements()) {
+            return null;
+        }
+        String authorization = headers.nextElement();
+        if (headers.hasMoreElements()) {
+            throw new OAuth2AuthenticationException(BearerTokenErrors.invalidToken("send exactly one Authorization header"));
+        }
+        if (!authorization.regionMatches(true, 0, SCHEME, 0, SCHEME.length())) {
             return null;
         }
         if (authorization.length() < SCHEME.length() + 2 || authorization.charAt(SCHEME.length()) != ' ') {

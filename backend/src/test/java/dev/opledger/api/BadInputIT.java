@@ -165,6 +165,11 @@ class BadInputIT {
         cases.add(new Case("token without exp", f -> new Fixture(f.api(), TestTokens.signRaw(TestTokens.TEST_SECRET,
                 ("{\"sub\":\"no-exp-" + UUID.randomUUID() + "\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8)))
                 .postJson(VALID), 401, "unauthenticated"));
+        cases.add(new Case("two Authorization headers", f -> f.api().request("/v1/operations", null,
+                        java.util.Map.of("Content-Type", "application/json", "Idempotency-Key", UUID.randomUUID().toString()))
+                .header("Authorization", "Bearer " + f.token())
+                .header("Authorization", "Bearer " + TestTokens.forSubject("second-" + UUID.randomUUID()))
+                .POST(HttpRequest.BodyPublishers.ofString(VALID)).build(), 401, "unauthenticated"));
         cases.add(new Case("garbage token", f -> new Fixture(f.api(), "not.a.jwt").postJson(VALID), 401,
                 "unauthenticated"));
         return cases.stream();

@@ -8,7 +8,9 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.security.oauth2.core.OAuth2AuthenticationException;
 import org.springframework.security.oauth2.server.resource.web.DefaultBearerTokenResolver;
 
 /** The loop decides every Authorization header exactly as Spring Security's default resolver. */
@@ -41,6 +43,18 @@ class HeaderBearerTokenResolverTest {
         Object actual = outcome(() -> new HeaderBearerTokenResolver().resolve(request));
 
         assertThat(actual).isEqualTo(expected);
+    }
+
+    // Issue 8: with two headers the default read the first, so the credential depended on header order.
+    @ParameterizedTest
+    @ValueSource(strings = {"Bearer abc", "Basic dXNlcjpwYXNz", ""})
+    void refusesTwoAuthorizationHeaders(String second) {
+        var request = new MockHttpServletRequest();
+        request.addHeader("Authorization", "Bearer abc");
+        request.addHeader("Authorization", second);
+
+        assertThat(catchThrowable(() -> new HeaderBearerTokenResolver().resolve(request)))
+                .isInstanceOf(OAuth2AuthenticationException.class).hasMessageContaining("exactly one");
     }
 
     private static Object outcome(java.util.function.Supplier<String> resolve) {
