@@ -13,6 +13,7 @@ import dev.opledger.graph.OperationTypes;
 import dev.opledger.operation.Command;
 import dev.opledger.operation.MalformedCommandException;
 import dev.opledger.operation.OperationId;
+import dev.opledger.operation.OperationMdc;
 import dev.opledger.operation.SubjectId;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
@@ -22,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
-import org.slf4j.MDC;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -64,7 +64,7 @@ class OperationController {
     @PostMapping(path = "/v1/operations", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<?> submit(Authentication caller, HttpServletRequest request) throws IOException {
         OperationId operationId = IdempotencyKey.from(request);
-        try (var ignored = MDC.putCloseable("operationId", operationId.toString())) {
+        try (var ignored = OperationMdc.put(operationId)) {
             Command command = parse(bodies.read(request, operationId), operationId);
             requireKnownTypeAndValidArguments(command, operationId);
             SubjectId subject = subject(caller);

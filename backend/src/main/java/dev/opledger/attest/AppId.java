@@ -8,7 +8,8 @@ import java.util.regex.Pattern;
 /** An app, {@code <teamId>.<bundleId>}; App Attest's rpId, hashed into every authenticator data. */
 public record AppId(String value) {
 
-    private static final Pattern FORM = Pattern.compile("[A-Z0-9]{10}\\.[A-Za-z0-9.-]+");
+    // Apple's own sample app is com.apple.example_app_attest: an underscore occurs in real bundle ids
+    private static final Pattern FORM = Pattern.compile("[A-Z0-9]{10}\\.[A-Za-z0-9._-]+");
 
     public AppId {
         if (!FORM.matcher(value).matches()) {

@@ -33,6 +33,14 @@ public class LedgerService {
         return reader.detail(subject, operationId);
     }
 
+    /**
+     * The operation with this id, whoever its subject: operationIds are unique across subjects
+     * (changelog claim/008), so support staff can open one from an id in a ticket or a log line.
+     */
+    public Optional<OperationDetail> operation(OperationId operationId) {
+        return reader.detail(operationId);
+    }
+
     public List<ConflictRecord> conflicts(int offset, int limit) {
         return reader.conflicts(checkOffset(offset), checkLimit(limit));
     }

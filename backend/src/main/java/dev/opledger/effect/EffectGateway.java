@@ -10,6 +10,7 @@ import dev.opledger.effect.internal.EffectRecords;
 import dev.opledger.mcp.ToolClient;
 import dev.opledger.mcp.ToolReply;
 import dev.opledger.mcp.ToolTransportException;
+import dev.opledger.operation.OperationMdc;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -54,6 +55,12 @@ public class EffectGateway {
     }
 
     public EffectOutcome perform(Effect effect) {
+        try (var ignored = OperationMdc.put(effect.operationId())) {
+            return performFor(effect);
+        }
+    }
+
+    private EffectOutcome performFor(Effect effect) {
         Optional<EffectRecord> recorded = records.find(effect.operationRef(), effect.stepKey());
         if (recorded.isPresent() && recorded.get().succeeded()) {
             return new EffectOutcome.Done(recorded.get().result() == null ? Map.of() : recorded.get().result(), true);

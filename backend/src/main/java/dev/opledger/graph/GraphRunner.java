@@ -3,6 +3,7 @@ package dev.opledger.graph;
 import dev.opledger.graph.internal.StateJson;
 import dev.opledger.graph.internal.StoredCheckpoint;
 import dev.opledger.operation.OperationId;
+import dev.opledger.operation.OperationMdc;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -16,7 +17,6 @@ import org.bsc.langgraph4j.RunnableConfig;
 import org.bsc.langgraph4j.StateGraph;
 import org.bsc.langgraph4j.state.AgentState;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.MDC;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
@@ -119,7 +119,8 @@ public final class GraphRunner<S extends AgentState> {
         if (!running.add(operationId)) {
             throw new GraphThreadBusyException(operationId);
         }
-        try (var ignored = MDC.putCloseable("operationId", operationId.toString())) {
+        // restores the caller's operationId (the worker's, for the same operation) when the run ends
+        try (var ignored = OperationMdc.put(operationId)) {
             return work.get();
         } finally {
             saver.forget(operationId);

@@ -39,6 +39,11 @@ public class TimelineService {
         return ledger.operation(subject, operationId).map(this::timeline);
     }
 
+    /** The operation with this id, whoever its subject, with its timeline; empty when there is none. */
+    public Optional<OperationTimeline> timeline(OperationId operationId) {
+        return ledger.operation(operationId).map(this::timeline);
+    }
+
     private OperationTimeline timeline(OperationDetail detail) {
         List<TimelineEntry> entries = new ArrayList<>();
         detail.attempts().forEach(attempt -> entries.add(new TimelineEntry.Attempt(attempt)));

@@ -9,10 +9,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Real iPhone data verifies; a one-byte change anywhere in it does not. */
+/** Real iPhone data and Apple's own sample verify; a one-byte change anywhere in them does not. */
 class AppAttestVerifierTest {
 
     private static final AppAttestVerifier APPLE_ONLY = TrustRoots.verifier(List.of());
@@ -115,5 +116,22 @@ class AppAttestVerifierTest {
                 sample.assertionCounter()));
 
         assertThat(replay.check()).isEqualTo(AssertionCheck.COUNTER);
+    }
+
+    /** Regression: Apple's sample has a 21-byte clientDataHash (its challenge itself), which the CLI refused. */
+    @Test
+    void verifiesApplesSampleWhoseClientDataHashIsItsRawChallenge() {
+        var sample = AppleSample.load();
+
+        var verified = APPLE_ONLY.verifyAttestation(sample.attestation(), sample.keyId(), sample.clientDataHash(),
+                Set.of(sample.app()), AttestEnvironment.PRODUCTION, sample.at());
+
+        assertThat(sample.clientDataHash()).hasSize(21);
+        assertThat(verified.keyId()).isEqualTo(sample.keyId());
+        assertThat(verified.environment()).isEqualTo(AttestEnvironment.PRODUCTION);
+        var hashedOnceMore = catchThrowableOfType(AttestationRejectedException.class, () -> APPLE_ONLY.verifyAttestation(
+                sample.attestation(), sample.keyId(), Digests.sha256(sample.clientDataHash()), Set.of(sample.app()),
+                AttestEnvironment.PRODUCTION, sample.at()));
+        assertThat(hashedOnceMore.check()).isEqualTo(AttestationCheck.NONCE);
     }
 }

@@ -153,6 +153,19 @@ class TimelineServiceIT {
 
         signedInAs("ROLE_SOMEONE_ELSE");
         assertThatThrownBy(() -> timelines.timeline(subject, operationId)).isInstanceOf(AccessDeniedException.class);
+        assertThatThrownBy(() -> timelines.timeline(operationId)).isInstanceOf(AccessDeniedException.class);
+    }
+
+    @Test
+    void theOperationIdAloneFindsTheTimelineAndItsSubject() {
+        run();
+        signedInAs("ROLE_SUPPORT");
+
+        var byId = timelines.timeline(operationId).orElseThrow();
+
+        assertThat(byId.operation().operation().subject()).isEqualTo(subject);
+        assertThat(byId.entries()).isEqualTo(timelines.timeline(subject, operationId).orElseThrow().entries());
+        assertThat(timelines.timeline(OperationId.random())).isEmpty();
     }
 
     @Test

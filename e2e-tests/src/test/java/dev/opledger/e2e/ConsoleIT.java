@@ -95,6 +95,30 @@ class ConsoleIT {
         assertThat(page.locator("#detail-payload-hash")).hasText(storedHash);
     }
 
+    /** Regression: a link without ?subject= said "Operation not found"; support staff paste ids from tickets and logs. */
+    @Test
+    void anOperationIdAloneOpensTheOperation(Page page, RunningNode node) {
+        String subject = "e2e-" + UUID.randomUUID();
+        String operationId = UUID.randomUUID().toString();
+        String token = TestTokens.mint(TestTokens.LOCAL_SECRET, claims -> claims.subject(subject));
+        var accepted = new ApiClient(node.base()).submit(token, operationId, Checkout.command(1));
+        assertThat(accepted.statusCode()).isEqualTo(202);
+        String storedHash = ApiClient.json(accepted).get("payloadHash").asString();
+        signIn(page, node, "support", "support");
+        assertThat(page.locator("#ledger-grid")).isVisible();
+
+        page.navigate(node.uri("operations/" + operationId).toString());
+
+        assertThat(page.locator("#detail-payload-hash")).hasText(storedHash);
+        assertThat(page.locator("#detail-subject")).hasText(subject);
+        assertThat(page.locator("#operation-not-found")).hasCount(0);
+        page.navigate(node.uri("operations/" + operationId + "?subject=someone-else").toString());
+        assertThat(page.locator("#operation-not-found")).containsText("There is no operation " + operationId
+                + " for subject someone-else");
+        page.navigate(node.uri("operations/" + UUID.randomUUID()).toString());
+        assertThat(page.locator("#operation-not-found")).containsText("There is no operation");
+    }
+
     @Test
     void wrongPasswordShowsTheLoginErrorAndDoesNotGetIn(Page page, RunningNode node) {
         signIn(page, node, "support", "not-the-password");

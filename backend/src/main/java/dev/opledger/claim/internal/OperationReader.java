@@ -79,17 +79,24 @@ public class OperationReader {
     }
 
     public Optional<OperationDetail> detail(SubjectId subject, OperationId operationId) {
-        return operations.findBySubjectIdAndOperationId(subject.value(), operationId.value())
-                .map(operation -> new OperationDetail(
-                        operation.id(),
-                        operation.toState(),
-                        operation.statusReason(),
-                        operation.attested(),
-                        operation.canonicalCommand(),
-                        attempts.findByOperationRefOrderByIdAsc(operation.id()).stream()
-                                .map(Attempt::toRecord).toList(),
-                        conflicts.findByOperationRefOrderByIdDesc(operation.id()).stream()
-                                .map(conflict -> conflict.toRecord(operation)).toList()));
+        return operations.findBySubjectIdAndOperationId(subject.value(), operationId.value()).map(this::detail);
+    }
+
+    /** Whichever subject's it is: an operationId is unique across subjects. */
+    public Optional<OperationDetail> detail(OperationId operationId) {
+        return operations.findByOperationId(operationId.value()).map(this::detail);
+    }
+
+    private OperationDetail detail(Operation operation) {
+        return new OperationDetail(
+                operation.id(),
+                operation.toState(),
+                operation.statusReason(),
+                operation.attested(),
+                operation.canonicalCommand(),
+                attempts.findByOperationRefOrderByIdAsc(operation.id()).stream().map(Attempt::toRecord).toList(),
+                conflicts.findByOperationRefOrderByIdDesc(operation.id()).stream()
+                        .map(conflict -> conflict.toRecord(operation)).toList());
     }
 
     public List<ConflictRecord> conflicts(int offset, int limit) {

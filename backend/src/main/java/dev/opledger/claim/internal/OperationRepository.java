@@ -9,5 +9,8 @@ interface OperationRepository extends Repository<Operation, Long> {
 
     Optional<Operation> findBySubjectIdAndOperationId(String subjectId, UUID operationId);
 
+    /** At most one: an operationId is unique across subjects (changelog claim/008). */
+    Optional<Operation> findByOperationId(UUID operationId);
+
     List<Operation> findByIdIn(List<Long> ids);
 }

@@ -4,6 +4,8 @@ import dev.opledger.claim.LeasedOperation;
 import dev.opledger.claim.LifecycleService;
 import dev.opledger.graph.OperationExecutor;
 import dev.opledger.graph.ExecutionOutcome;
+import dev.opledger.operation.OperationId;
+import dev.opledger.operation.OperationMdc;
 import dev.opledger.operation.OperationStatus;
 import java.util.Map;
 import java.util.Set;
@@ -15,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.MDC;
 
 /**
  * One node's workers: leases up to {@code concurrency} operations, runs each on a virtual thread
@@ -32,7 +33,7 @@ public class OperationWorker {
     private final OperationExecutor executor;
     private final WorkerProperties properties;
     private final Semaphore slots;
-    private final Map<Long, AtomicBoolean> held = new ConcurrentHashMap<>();
+    private final Map<Long, Held> held = new ConcurrentHashMap<>();
     private final AtomicBoolean running = new AtomicBoolean();
     private final Semaphore wakeups = new Semaphore(0);
     private final ExecutorService runs = Executors.newVirtualThreadPerTaskExecutor();
@@ -108,20 +109,22 @@ public class OperationWorker {
             if (held.containsKey(operation.ref())) {
                 // This node's own lease expired (a stall outlasted it) and it leased the operation
                 // again: the run still going here keeps it; a second run would find the thread busy.
-                log.warn("operation {} is still running on {}: its lease expired and was renewed",
-                        operation.operationId(), node);
+                try (var ignored = OperationMdc.put(operation.operationId())) {
+                    log.warn("operation {} is still running on {}: its lease expired and was renewed",
+                            operation.operationId(), node);
+                }
                 continue;
             }
             slots.acquire();
             var lease = new AtomicBoolean(true);
-            held.put(operation.ref(), lease);
+            held.put(operation.ref(), new Held(operation.operationId(), lease));
             runs.execute(() -> run(operation, lease));
         }
         return operations.size();
     }
 
     private void run(LeasedOperation operation, AtomicBoolean lease) {
-        try (var ignored = MDC.putCloseable("operationId", operation.operationId().toString())) {
+        try (var ignored = OperationMdc.put(operation.operationId())) {
             ExecutionOutcome outcome;
             try {
                 outcome = executor.execute(operation, lease::get);
@@ -160,10 +163,12 @@ public class OperationWorker {
                 Set<Long> stillHeld = lifecycle.heartbeat(node, mine, properties.lease());
                 for (Long ref : mine) {
                     if (!stillHeld.contains(ref)) {
-                        AtomicBoolean lease = held.get(ref);
-                        if (lease != null) {
-                            lease.set(false);
-                            log.warn("worker {} lost the lease of operation ref {}", node, ref);
+                        Held run = held.get(ref);
+                        if (run != null) {
+                            run.lease().set(false);
+                            try (var ignored = OperationMdc.put(run.operationId())) {
+                                log.warn("worker {} lost the lease of operation {}", node, run.operationId());
+                            }
                         }
                     }
                 }
@@ -173,6 +178,10 @@ public class OperationWorker {
                 log.warn("worker {} could not renew its leases; trying again", node, e);
             }
         }
+    }
+
+    /** A run under way on this node: its operation, and whether this node still holds its lease. */
+    private record Held(OperationId operationId, AtomicBoolean lease) {
     }
 
     private void sleepQuietly() {

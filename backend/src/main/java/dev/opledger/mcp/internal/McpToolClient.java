@@ -5,13 +5,12 @@ import dev.opledger.mcp.ToolHints;
 import dev.opledger.mcp.ToolRef;
 import dev.opledger.mcp.ToolReply;
 import dev.opledger.mcp.ToolTransportException;
+import dev.opledger.operation.OperationMdc;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.MDC;
 import org.springframework.stereotype.Component;
 
 /**
@@ -46,7 +45,7 @@ public class McpToolClient implements ToolClient, AutoCloseable {
     @Override
     public ToolReply call(ToolRef tool, Map<String, Object> arguments) throws ToolTransportException {
         ConfiguredServer server = server(tool.server());
-        try (var operation = mdc("operationId", arguments.get("operationId"))) {
+        try (var operation = OperationMdc.put(arguments.get("operationId") instanceof String id ? id : null)) {
             McpConnection connection = server.connection();
             log.debug("calling {} ({}) with {}", tool, connection.protocol(), arguments);
             try {
@@ -114,20 +113,5 @@ public class McpToolClient implements ToolClient, AutoCloseable {
             meta.put(STEP_META, stepKey);
         }
         return meta;
-    }
-
-    private static AutoCloseable0 mdc(String key, @Nullable Object value) {
-        if (value == null || MDC.get(key) != null) {
-            return () -> { };
-        }
-        MDC.put(key, value.toString());
-        return () -> MDC.remove(key);
-    }
-
-    /** An {@link AutoCloseable} whose close throws nothing. */
-    @FunctionalInterface
-    private interface AutoCloseable0 extends AutoCloseable {
-        @Override
-        void close();
     }
 }

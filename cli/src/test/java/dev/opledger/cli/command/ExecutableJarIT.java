@@ -50,6 +50,16 @@ class ExecutableJarIT {
     }
 
     @Test
+    void verifiesApplesOwnSampleWithItsChallengeAsClientDataHash() throws Exception {
+        var sample = AppleSample.load();
+
+        var attestation = run(sample.verifyAttestation(sample.at()));
+
+        assertThat(attestation.exitCode()).as(attestation.out()).isZero();
+        assertThat(attestation.out()).startsWith("VALID");
+    }
+
+    @Test
     void mintsAToken() throws Exception {
         var token = run("token", "--subject", "alice");
 

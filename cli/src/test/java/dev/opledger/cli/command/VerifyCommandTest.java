@@ -102,6 +102,22 @@ class VerifyCommandTest {
         assertThat(replayed.out()).startsWith("INVALID: COUNTER: ");
     }
 
+    /** Regression: the CLI refused a clientDataHash of other than 32 bytes, which the node's verifier takes. */
+    @Test
+    void applesOwnSampleIsValidWithItsTwentyOneByteChallengeAsClientDataHash() {
+        var sample = AppleSample.load();
+
+        var run = CliRun.run(CliRun.context(home), sample.verifyAttestation(sample.at()));
+        var expired = CliRun.run(CliRun.context(home), sample.verifyAttestation("2024-04-21T12:00:00Z"));
+
+        assertThat(Base64.getDecoder().decode(sample.clientDataHash())).hasSize(21);
+        assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
+        assertThat(run.out()).startsWith("VALID\n").contains("keyId: " + sample.keyId(),
+                "app: 0352187391.com.apple.example_app_attest", "environment: production");
+        assertThat(expired.exitCode()).isEqualTo(1);
+        assertThat(expired.out()).startsWith("INVALID: CERTIFICATE_CHAIN: ");
+    }
+
     @Test
     void aSimulatedDeviceIsValidOnlyWithTheDevelopmentRootTrusted() throws IOException {
         var app = new AppId("OPLEDGERDV.dev.opledger.simulator");
@@ -135,6 +151,8 @@ class VerifyCommandTest {
                 .exitCode()).as("both kinds of client data").isEqualTo(2);
         assertThat(CliRun.run(CliRun.context(home), concat(base, "--client-data", "not base64!")).exitCode())
                 .as("not base64").isEqualTo(2);
+        assertThat(CliRun.run(CliRun.context(home), concat(base, "--client-data-hash", "")).exitCode())
+                .as("an empty clientDataHash").isEqualTo(2);
         assertThat(CliRun.run(CliRun.context(home), concat(base, "--client-data", "AA", "--trust-root", "/nowhere.pem"))
                 .exitCode()).as("a missing trust root").isEqualTo(2);
         var badApp = CliRun.run(CliRun.context(home), "verify", "assertion", "--assertion", sample.assertion(),

@@ -6,8 +6,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * Standing faults by tool: {@code reference-tools.faults.send_message=drop-response},
  * {@code reference-tools.faults.capture_payment=delay:500, fail*1}. Keys are matched ignoring
- * case and punctuation, so {@code REFERENCE_TOOLS_FAULTS_SEND_MESSAGE} works too; {@code [*]}
- * means every tool.
+ * case and punctuation ({@code send_message} binds as {@code sendmessage}); {@code [*]} means
+ * every tool. The environment variables {@code REFERENCE_TOOLS_FAULTS_…} bind through
+ * {@link EnvironmentFaultProperties}.
  */
 @ConfigurationProperties("reference-tools")
 record FaultProperties(Map<String, String> faults) {

@@ -13,7 +13,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
  * header {@value #HEADER} (that request only): {@code <tool>=<fault>[, <tool>=<fault>...]}, where
  * the tool {@code *} means every tool.
  */
-@EnableConfigurationProperties(FaultProperties.class)
+@EnableConfigurationProperties({FaultProperties.class, EnvironmentFaultProperties.class})
 public class Faults {
 
     /** The request header that injects faults into that request's call. */
@@ -23,8 +23,9 @@ public class Faults {
 
     private final List<FaultRule> rules = new CopyOnWriteArrayList<>();
 
-    Faults(FaultProperties properties) {
-        properties.faults().forEach(this::inject);
+    Faults(FaultProperties configured, EnvironmentFaultProperties environment) {
+        configured.faults().forEach(this::inject);
+        environment.faults().forEach(this::inject);
     }
 
     /**

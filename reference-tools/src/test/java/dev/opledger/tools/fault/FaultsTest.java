@@ -9,9 +9,13 @@ import org.junit.jupiter.api.Test;
 
 class FaultsTest {
 
+    private static Faults configured(Map<String, String> faults) {
+        return new Faults(new FaultProperties(faults), new EnvironmentFaultProperties(Map.of()));
+    }
+
     @Test
     void configuredFaultsApplyToEveryCallOfTheirTool() {
-        var faults = new Faults(new FaultProperties(Map.of("capture_payment", "delay:250, drop-response")));
+        var faults = configured(Map.of("capture_payment", "delay:250, drop-response"));
 
         assertThat(faults.planFor("capture_payment", null))
                 .isEqualTo(new FaultPlan(Duration.ofMillis(250), false, true));
@@ -22,8 +26,8 @@ class FaultsTest {
     @Test
     void keysMatchAsRelaxedBindingLeavesThem() {
         // reference-tools.faults.send_message binds as "sendmessage";
-        // REFERENCE_TOOLS_FAULTS_SEND_MESSAGE as "send.message"
-        var faults = new Faults(new FaultProperties(Map.of("sendmessage", "fail", "adjust.points", "fail")));
+        // REFERENCE_TOOLS_FAULTS_ADJUST_POINTS (EnvironmentFaultProperties) as "adjust.points"
+        var faults = configured(Map.of("sendmessage", "fail", "adjust.points", "fail"));
 
         assertThat(faults.planFor("send_message", null).fail()).isTrue();
         assertThat(faults.planFor("adjust_points", null).fail()).isTrue();
@@ -31,7 +35,7 @@ class FaultsTest {
 
     @Test
     void aCountedFaultIsSpentAfterItsCalls() {
-        var faults = new Faults(new FaultProperties(Map.of("*", "drop-response*2")));
+        var faults = configured(Map.of("*", "drop-response*2"));
 
         assertThat(faults.planFor("send_message", null).dropResponse()).isTrue();
         assertThat(faults.planFor("get_points", null).dropResponse()).isTrue();
@@ -40,7 +44,7 @@ class FaultsTest {
 
     @Test
     void theHeaderAddsToStandingFaults() {
-        var faults = new Faults(new FaultProperties(Map.of("send_message", "delay:100")));
+        var faults = configured(Map.of("send_message", "delay:100"));
 
         var plan = faults.planFor("send_message", "send_message=delay:50, send_message=fail, get_points=drop-response");
 
@@ -49,14 +53,14 @@ class FaultsTest {
 
     @Test
     void unreadableSpecificationsAreRefused() {
-        var faults = new Faults(new FaultProperties(Map.of()));
+        var faults = configured(Map.of());
 
         assertThatThrownBy(() -> faults.planFor("send_message", "send_message"))
                 .isInstanceOf(InvalidFaultException.class);
         assertThatThrownBy(() -> faults.planFor("send_message", "send_message=delay:soon"))
                 .isInstanceOf(InvalidFaultException.class);
         assertThatThrownBy(() -> faults.inject("send_message", "fail*0")).isInstanceOf(InvalidFaultException.class);
-        assertThatThrownBy(() -> new Faults(new FaultProperties(Map.of("x", "teleport"))))
+        assertThatThrownBy(() -> configured(Map.of("x", "teleport")))
                 .isInstanceOf(InvalidFaultException.class);
     }
 }

@@ -8,10 +8,10 @@ import dev.opledger.operation.OperationId;
 import dev.opledger.operation.SubjectId;
 
 /**
- * Ways into {@link OperationView}. The façades read an operation as the API does, by subject
- * and operationId (operationIds are unique across subjects too, but a look-up keyed by both cannot
- * show one subject another's operation), so the subject travels as the query parameter
- * {@code subject}.
+ * Ways into {@link OperationView}. {@code operations/<operationId>} alone opens an operation
+ * (operationIds are unique across subjects); the console's own links also carry the subject as the
+ * query parameter {@code subject}, so the link says whose operation it is and the view reads it by
+ * subject and operationId, as the API does.
  */
 public final class OperationLink {
 

@@ -34,7 +34,9 @@ import org.jspecify.annotations.Nullable;
  * One operation: its status and why, its timeline (attempts, status changes, checkpoints, effects),
  * its effect records, the canonical command its payload hash covers, every accepted attempt and
  * every refused reuse of its key. An operation awaiting approval can be approved or rejected here.
- * Opened as {@code operations/<operationId>?subject=<subject>}.
+ * Opened as {@code operations/<operationId>}, an id pasted from a ticket or a log line (operationIds
+ * are unique across subjects), or as {@code operations/<operationId>?subject=<subject>}, which
+ * shows it only if it is that subject's.
  */
 @Route(value = "operations/:" + OperationView.OPERATION_ID, layout = MainLayout.class)
 @PageTitle("Operation · opledger console")
@@ -46,8 +48,12 @@ class OperationView extends VerticalLayout implements BeforeEnterObserver {
 
     private final TimelineService timelines;
     private final Decision decision;
+    /** The link's {@code ?subject=}, if it has one. */
     private @Nullable SubjectId subject;
     private @Nullable OperationId operationId;
+    /** The subject of the operation shown, whom a decision is for. */
+    private @Nullable SubjectId shownSubject;
+    private boolean linkIsValid;
 
     OperationView(TimelineService timelines, ApprovalService approvals) {
         this.timelines = timelines;
@@ -58,25 +64,35 @@ class OperationView extends VerticalLayout implements BeforeEnterObserver {
     @Override
     public void beforeEnter(BeforeEnterEvent event) {
         operationId = event.getRouteParameters().get(OPERATION_ID).flatMap(OperationView::operationId).orElse(null);
-        subject = subject(event.getLocation().getQueryParameters().getParameters().getOrDefault(SUBJECT, List.of()))
-                .orElse(null);
+        List<String> subjects = event.getLocation().getQueryParameters().getParameters().getOrDefault(SUBJECT, List.of());
+        subject = subject(subjects).orElse(null);
+        linkIsValid = subjects.isEmpty() || subject != null;
         load();
     }
 
     /** Reads the operation again and shows it as it is now. */
     private void load() {
         removeAll();
+        shownSubject = null;
         add(new RouterLink("← Ledger", LedgerView.class));
-        if (operationId == null || subject == null) {
-            notFound("This link does not name an operation: it needs an operationId (a UUID) and ?subject=….");
+        OperationId id = operationId;
+        if (id == null || !linkIsValid) {
+            notFound("This link does not name an operation: it needs an operationId (a UUID), and at most one "
+                    + "?subject=….");
             return;
         }
-        timelines.timeline(subject, operationId).ifPresentOrElse(this::show,
-                () -> notFound("There is no operation " + operationId + " for subject " + subject + "."));
+        SubjectId of = subject;
+        if (of == null) {
+            timelines.timeline(id).ifPresentOrElse(this::show, () -> notFound("There is no operation " + id + "."));
+        } else {
+            timelines.timeline(of, id).ifPresentOrElse(this::show,
+                    () -> notFound("There is no operation " + id + " for subject " + of + "."));
+        }
     }
 
     private void show(OperationTimeline timeline) {
         OperationDetail detail = timeline.operation();
+        shownSubject = detail.operation().subject();
         var refresh = new Button("Refresh", click -> load());
         refresh.setId("refresh-operation");
         refresh.addThemeVariants(ButtonVariant.TERTIARY);
@@ -101,7 +117,7 @@ class OperationView extends VerticalLayout implements BeforeEnterObserver {
     }
 
     private void askToDecide(boolean approve) {
-        SubjectId decidedSubject = subject;
+        SubjectId decidedSubject = shownSubject;
         OperationId decidedOperation = operationId;
         if (decidedSubject == null || decidedOperation == null) {
             return;
