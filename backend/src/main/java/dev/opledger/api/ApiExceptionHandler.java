@@ -10,6 +10,7 @@ import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.multipart.MultipartException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 
 /**
@@ -47,6 +48,12 @@ class ApiExceptionHandler {
     ResponseEntity<ProblemDetail> unsupportedMediaType(HttpMediaTypeNotSupportedException e) {
         return problem(ApiProblem.of(ProblemType.UNSUPPORTED_MEDIA_TYPE,
                 "send the command as application/json", null));
+    }
+
+    /** Spring MVC parses a multipart body before a handler is chosen; the API takes JSON only. */
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> multipart(MultipartException e) {
+        return unsupportedMediaType(new HttpMediaTypeNotSupportedException(e.getMessage()));
     }
 
     @ExceptionHandler

@@ -66,6 +66,10 @@ class RefusedRequestIT {
                 new Case("lower-case method on a POST", token -> post("post", token), 400, rejected),
                 new Case("request line that does not parse", token -> RawHttp.Request.line("GET /v1/operations/{x} HTTP/1.1")
                         .header("Authorization", "Bearer " + token), 400, rejected),
+                new Case("multipart/form-data", token -> new RawHttp.Request("POST", "/v1/operations")
+                        .header("Authorization", "Bearer " + token).header("Idempotency-Key", id)
+                        .header("Content-Type", "multipart/form-data; boundary=x").body(Checkout.command()), 415,
+                        "unsupported-media-type"),
                 new Case("TRACE", token -> new RawHttp.Request("TRACE", "/v1/operations/" + id)
                         .header("Authorization", "Bearer " + token), 405, "method-not-allowed"),
                 // Tomcat 11 answers 400 for both, not 431 or 414
