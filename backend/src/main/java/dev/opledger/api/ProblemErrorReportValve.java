@@ -42,6 +42,7 @@ class ProblemErrorReportValve extends ErrorReportValve {
             return;
         }
         try {
+            response.setStatus(ServerErrorProblems.answered(status));
             response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
             response.setCharacterEncoding("UTF-8");
             Writer writer = response.getReporter();

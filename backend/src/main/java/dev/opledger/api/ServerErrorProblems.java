@@ -11,7 +11,8 @@ import tools.jackson.databind.json.JsonMapper;
  * The problem for an error status set outside the API's own code (by Tomcat, or by a filter that
  * called {@code sendError}): the status is kept, the type is {@link ProblemType#forStatus}'s,
  * and the detail names the status only, never the container's message, which may quote the
- * request.
+ * request. A 501 is answered as a 400: Tomcat sends it for a method ({@code CONNECT}) or a
+ * transfer coding it does not implement, which is the client's doing, not the server's failure.
  */
 @Component
 class ServerErrorProblems {
@@ -22,10 +23,19 @@ class ServerErrorProblems {
         this.json = json;
     }
 
-    ProblemDetail problem(int status) {
+    /** The status to answer with in place of {@code status}. */
+    static int answered(int status) {
+        return status == 501 ? 400 : status;
+    }
+
+    ProblemDetail problem(int sent) {
+        int status = answered(sent);
         ProblemType type = ProblemType.forStatus(status);
         HttpStatus known = HttpStatus.resolve(status);
         String reason = known == null ? "" : " (" + known.getReasonPhrase() + ")";
+        if (sent != status) {
+            reason = " (the server does not implement the request's method or transfer coding)";
+        }
         ProblemDetail problem = ApiProblem.of(type, "the server refused the request with status " + status + reason
                 + (status >= 500 ? "" : "; fix the request before sending it again"), null);
         problem.setStatus(status);

@@ -66,6 +66,10 @@ class RefusedRequestIT {
                 new Case("lower-case method on a POST", token -> post("post", token), 400, rejected),
                 new Case("request line that does not parse", token -> RawHttp.Request.line("GET /v1/operations/{x} HTTP/1.1")
                         .header("Authorization", "Bearer " + token), 400, rejected),
+                new Case("CONNECT, which Tomcat does not implement", token -> new RawHttp.Request("CONNECT",
+                        "/v1/operations/" + id).header("Authorization", "Bearer " + token), 400, rejected),
+                new Case("a transfer coding Tomcat does not implement", token -> post("POST", token)
+                        .header("Transfer-Encoding", "gzip").framedByCaller(), 400, rejected),
                 new Case("multipart/form-data", token -> new RawHttp.Request("POST", "/v1/operations")
                         .header("Authorization", "Bearer " + token).header("Idempotency-Key", id)
                         .header("Content-Type", "multipart/form-data; boundary=x").body(Checkout.command()), 415,

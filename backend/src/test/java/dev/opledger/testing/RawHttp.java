@@ -2,6 +2,7 @@ package dev.opledger.testing;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.Socket;
@@ -84,8 +85,11 @@ public final class RawHttp {
             return body(utf8.getBytes(StandardCharsets.UTF_8));
         }
 
-        /** No {@code Content-Length} header even with a body (then the body is not sent either). */
-        public Request withoutContentLength() {
+        /**
+         * The body is written as given and framed by the caller's own headers: no
+         * {@code Content-Length} is added (for chunked bodies, or a wrong length).
+         */
+        public Request framedByCaller() {
             this.contentLength = false;
             return this;
         }
@@ -98,9 +102,7 @@ public final class RawHttp {
                 out.writeBytes(("Content-Length: " + body.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
             }
             out.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
-            if (contentLength) {
-                out.writeBytes(body);
-            }
+            out.writeBytes(body);
             return out.toByteArray();
         }
 
@@ -115,10 +117,29 @@ public final class RawHttp {
             OutputStream out = socket.getOutputStream();
             out.write(request.bytes(port));
             out.flush();
-            return parse(socket.getInputStream().readAllBytes());
+            return parse(readUntilClosed(socket.getInputStream()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Everything until the server closes. A server that closes with some of the request unread
+     * resets the connection; what arrived before the reset is the response.
+     */
+    private static byte[] readUntilClosed(InputStream in) throws IOException {
+        var received = new ByteArrayOutputStream();
+        byte[] buffer = new byte[8192];
+        try {
+            for (int n; (n = in.read(buffer)) >= 0; ) {
+                received.write(buffer, 0, n);
+            }
+        } catch (java.net.SocketException e) {
+            if (received.size() == 0) {
+                throw e;
+            }
+        }
+        return received.toByteArray();
     }
 
     static Response parse(byte[] raw) {
