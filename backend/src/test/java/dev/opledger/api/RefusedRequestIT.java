@@ -64,6 +64,8 @@ class RefusedRequestIT {
                 new Case("lower-case method", token -> new RawHttp.Request("get", "/v1/operations/" + id)
                         .header("Authorization", "Bearer " + token), 400, rejected),
                 new Case("lower-case method on a POST", token -> post("post", token), 400, rejected),
+                new Case("two Host headers", token -> get("/v1/operations/" + id, token).header("Host", "elsewhere"),
+                        400, rejected),
                 new Case("request line that does not parse", token -> RawHttp.Request.line("GET /v1/operations/{x} HTTP/1.1")
                         .header("Authorization", "Bearer " + token), 400, rejected),
                 new Case("CONNECT, which Tomcat does not implement", token -> new RawHttp.Request("CONNECT",
