@@ -41,6 +41,12 @@ final class HostileMutations {
         all.addAll(contentTypes());
         all.addAll(HostileBodyMutations.all());
         all.addAll(framings());
+        all.add(refusing(Dimension.HEADER, "header-bytes", "User-Agent with a control or non-ASCII byte", SENDS_COMMAND,
+                (spec, random) -> {
+                    int b = pick(random, 0x80, 0x85, 0x9f, 0x7f, 0x01);
+                    spec.extraHeaders.add(new String[] {"User-Agent", "app/1.0 " + (char) b});
+                    return String.format(Locale.ROOT, "0x%02x", b);
+                }));
         all.addAll(paths());
         all.addAll(methods());
         return List.copyOf(all);
@@ -92,12 +98,12 @@ final class HostileMutations {
         String category = "framing";
         return List.of(
                 benign(Dimension.FRAMING, category, "chunked", SENDS_COMMAND, (spec, random) -> {
-                    spec.framingHeaders.add(new String[] {"Transfer-Encoding", "chunked"});
+                    spec.extraHeaders.add(new String[] {"Transfer-Encoding", "chunked"});
                     spec.wireBody = chunked(spec.bodyBytes(), 1 + random.nextInt(64));
                     return "";
                 }),
                 refusing(Dimension.FRAMING, category, "chunks that do not parse", SENDS_COMMAND, (spec, random) -> {
-                    spec.framingHeaders.add(new String[] {"Transfer-Encoding", "chunked"});
+                    spec.extraHeaders.add(new String[] {"Transfer-Encoding", "chunked"});
                     byte[] body = spec.bodyBytes();
                     String framing = pick(random, "zz\r\n", "-1\r\n", "ffffffffffffffffff\r\n",
                             "5\r\nabc\r\n0\r\n\r\n", "5;" + "x".repeat(9000) + "\r\nabcde\r\n0\r\n\r\n");
@@ -106,7 +112,7 @@ final class HostileMutations {
                 }),
                 refusing(Dimension.FRAMING, category, "Transfer-Encoding not implemented", SENDS_COMMAND, (spec, random) -> {
                     String coding = pick(random, "gzip", "identity", "x-custom", "chunked, gzip");
-                    spec.framingHeaders.add(new String[] {"Transfer-Encoding", coding});
+                    spec.extraHeaders.add(new String[] {"Transfer-Encoding", coding});
                     spec.wireBody = spec.bodyBytes();
                     return coding;
                 }),
@@ -115,7 +121,7 @@ final class HostileMutations {
                             byte[] body = spec.bodyBytes();
                             String length = pick(random, Integer.toString(random.nextInt(body.length)), "abc", "-1",
                                     "1,2", body.length + ", " + (body.length + 1), "0x10");
-                            spec.framingHeaders.add(new String[] {"Content-Length", length});
+                            spec.extraHeaders.add(new String[] {"Content-Length", length});
                             spec.wireBody = body;
                             return length;
                         }));

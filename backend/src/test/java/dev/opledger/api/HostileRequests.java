@@ -23,7 +23,7 @@ import java.util.UUID;
 final class HostileRequests {
 
     /** The parts of a request a mutation changes; mutations apply in this order. */
-    enum Dimension { SUBJECT, AUTH, KEY, CONTENT_TYPE, BODY, FRAMING, PATH, METHOD }
+    enum Dimension { SUBJECT, AUTH, KEY, HEADER, CONTENT_TYPE, BODY, FRAMING, PATH, METHOD }
 
     record Created(String subject, UUID operationId, String body) {
     }
@@ -112,8 +112,8 @@ final class HostileRequests {
         String typeJson = "\"checkout\"";
         LinkedHashMap<String, String> arguments = new LinkedHashMap<>();
         byte[] rawBody;
-        /** Set by a framing mutation: extra headers and the bytes on the wire in place of the body. */
-        List<String[]> framingHeaders = new ArrayList<>();
+        /** Set by framing and header mutations: more headers, and the bytes on the wire in place of the body. */
+        List<String[]> extraHeaders = new ArrayList<>();
         byte[] wireBody;
         String readOwner;
         boolean refused;
@@ -187,7 +187,7 @@ final class HostileRequests {
                 keys.forEach(value -> request.header(keyHeader, value));
                 contentTypes.forEach(value -> request.header("Content-Type", value));
                 body = bodyBytes();
-                framingHeaders.forEach(header -> request.header(header[0], header[1]));
+                extraHeaders.forEach(header -> request.header(header[0], header[1]));
                 if (wireBody != null) {
                     request.framedByCaller().body(wireBody);
                 } else {

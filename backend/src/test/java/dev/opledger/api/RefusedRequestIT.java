@@ -72,6 +72,8 @@ class RefusedRequestIT {
                         "/v1/operations/" + id).header("Authorization", "Bearer " + token), 400, rejected),
                 new Case("a transfer coding Tomcat does not implement", token -> post("POST", token)
                         .header("Transfer-Encoding", "gzip").framedByCaller(), 400, rejected),
+                new Case("a C1 control byte in a header the API reads", token -> post("POST", token)
+                        .header("User-Agent", "app/1.0 \u0085"), 400, rejected),
                 new Case("multipart/form-data", token -> new RawHttp.Request("POST", "/v1/operations")
                         .header("Authorization", "Bearer " + token).header("Idempotency-Key", id)
                         .header("Content-Type", "multipart/form-data; boundary=x").body(Checkout.command()), 415,
