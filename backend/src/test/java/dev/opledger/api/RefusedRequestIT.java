@@ -3,6 +3,7 @@ package dev.opledger.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.opledger.testing.Checkout;
+import dev.opledger.testing.DocumentedProblems;
 import dev.opledger.testing.LedgerTables;
 import dev.opledger.testing.NodeIntegrationTest;
 import dev.opledger.testing.RawHttp;
@@ -113,7 +114,8 @@ class RefusedRequestIT {
         assertThat(response.status()).as(response.toString()).isEqualTo(refused.status());
         assertThat(response.header("Content-Type")).as(response.toString()).startsWith("application/problem+json");
         var problem = JSON.readTree(response.body());
-        assertThat(problem.get("type").asString()).isEqualTo("https://opledger.dev/problems/" + refused.problem());
+        assertThat(problem.get("type").asString()).isEqualTo("https://opledger.dev/problems/" + refused.problem())
+                .isIn(DocumentedProblems.types());
         assertThat(problem.get("status").asInt()).isEqualTo(refused.status());
         assertThat(problem.get("title").asString()).isNotBlank();
         assertThat(problem.get("detail").asString()).isNotBlank();
@@ -136,7 +138,8 @@ class RefusedRequestIT {
         assertThat(response.status()).as(response.toString()).isEqualTo(status);
         assertThat(response.header("Content-Type")).as(response.toString()).startsWith("application/problem+json");
         var body = JSON.readTree(response.body());
-        assertThat(body.get("type").asString()).isEqualTo("https://opledger.dev/problems/" + problem);
+        assertThat(body.get("type").asString()).isEqualTo("https://opledger.dev/problems/" + problem)
+                .isIn(DocumentedProblems.types());
         assertThat(body.get("status").asInt()).isEqualTo(status);
         assertThat(response.text()).doesNotContain(ErrorSeam.SECRET).doesNotContain("trace");
         assertThat(tables.counts()).isEqualTo(before);
