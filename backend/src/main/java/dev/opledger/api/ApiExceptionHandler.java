@@ -6,10 +6,12 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.security.web.firewall.RequestRejectedException;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.multipart.MultipartException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 
 /**
@@ -47,6 +49,23 @@ class ApiExceptionHandler {
     ResponseEntity<ProblemDetail> unsupportedMediaType(HttpMediaTypeNotSupportedException e) {
         return problem(ApiProblem.of(ProblemType.UNSUPPORTED_MEDIA_TYPE,
                 "send the command as application/json", null));
+    }
+
+    /**
+     * The firewall checks a header's value when it is read; one read by a controller (the
+     * Idempotency-Key, the User-Agent) that holds a control or unassigned character is refused
+     * here, as the firewall refuses the rest before any handler runs. The detail does not quote it.
+     */
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> rejectedByFirewall(RequestRejectedException e) {
+        return problem(ApiProblem.of(ProblemType.REQUEST_REJECTED, "a header of the request holds a control "
+                + "character or one that Unicode does not assign", null));
+    }
+
+    /** Spring MVC parses a multipart body before a handler is chosen; the API takes JSON only. */
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> multipart(MultipartException e) {
+        return unsupportedMediaType(new HttpMediaTypeNotSupportedException(e.getMessage()));
     }
 
     @ExceptionHandler

@@ -26,6 +26,9 @@ public enum ProblemType {
     UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", "Unsupported media type", HttpStatus.UNSUPPORTED_MEDIA_TYPE),
     NOT_FOUND("not-found", "Not found", HttpStatus.NOT_FOUND),
     METHOD_NOT_ALLOWED("method-not-allowed", "Method not allowed", HttpStatus.METHOD_NOT_ALLOWED),
+    REQUEST_REJECTED("request-rejected", "Request rejected", HttpStatus.BAD_REQUEST),
+    HTTP_VERSION_NOT_SUPPORTED("http-version-not-supported", "HTTP version not supported",
+            HttpStatus.HTTP_VERSION_NOT_SUPPORTED),
     INTERNAL("internal-error", "Internal error", HttpStatus.INTERNAL_SERVER_ERROR);
 
     public static final String BASE_URI = "https://opledger.dev/problems/";
@@ -38,6 +41,24 @@ public enum ProblemType {
         this.type = URI.create(BASE_URI + suffix);
         this.title = title;
         this.status = status;
+    }
+
+    /**
+     * The type of an error status that arose outside the API's own code (the request firewall,
+     * the servlet container): the type of that status where there is one, otherwise
+     * {@code request-rejected} for a 4xx and {@code internal-error} for a 5xx.
+     */
+    public static ProblemType forStatus(int status) {
+        return switch (status) {
+            case 401 -> UNAUTHENTICATED;
+            case 403 -> FORBIDDEN;
+            case 404 -> NOT_FOUND;
+            case 405 -> METHOD_NOT_ALLOWED;
+            case 413 -> BODY_TOO_LARGE;
+            case 415 -> UNSUPPORTED_MEDIA_TYPE;
+            case 505 -> HTTP_VERSION_NOT_SUPPORTED;
+            default -> status >= 500 ? INTERNAL : REQUEST_REJECTED;
+        };
     }
 
     public URI type() {

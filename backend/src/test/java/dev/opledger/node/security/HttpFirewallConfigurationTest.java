@@ -27,4 +27,13 @@ class HttpFirewallConfigurationTest {
                     .isEqualTo(SPRING_SECURITY_DEFAULT.matcher(value).matches());
         }
     }
+
+    @Test
+    void allowsTabsInHeaderValuesButNoOtherControlCharacter() {
+        assertThat(HttpFirewallConfiguration.fieldValue("Bearer\tabc.def.ghi")).isTrue();
+        assertThat(HttpFirewallConfiguration.fieldValue("\t")).isTrue();
+        for (String value : new String[] {"a\u0000b", "a\rb", "a\nb", "a\u007Fb", "a\u0085b", "\t\u0001"}) {
+            assertThat(HttpFirewallConfiguration.fieldValue(value)).as(value).isFalse();
+        }
+    }
 }

@@ -1,0 +1,34 @@
+package dev.opledger.api;
+
+import dev.opledger.testing.RawHttp;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * One generated request, the categories of its mutations, and what the node may answer.
+ *
+ * @param index its place in the run: the same seed generates the same request at the same index
+ */
+record HostileRequest(int index, String description, Set<String> categories, RawHttp.Request request,
+        Expect expect) {
+
+    /** What the request deserves, known from how it was made. */
+    sealed interface Expect {
+    }
+
+    /** A valid new command: a 2xx, and exactly one operation row for this subject and operationId. */
+    record Creates(String subject, UUID operationId, String body) implements Expect {
+    }
+
+    /** The same command again by the same subject: a 2xx, and no new operation row. */
+    record Replays(String subject, UUID operationId) implements Expect {
+    }
+
+    /** A read of the caller's own operation: a 2xx, and nothing changes. */
+    record Reads() implements Expect {
+    }
+
+    /** Anything else: a documented problem, and nothing changes. */
+    record Refused() implements Expect {
+    }
+}
