@@ -168,6 +168,14 @@ class ConsoleNodeIT {
         assertNotSignedIn(console.post("/login?v-r=uidl", "username=support&password=support-test", null), null);
     }
 
+    @Test
+    void theSessionCookieIsSameSiteLaxSecureAndHttpOnlyOutsideTheLocalProfile() {
+        var signIn = console.signIn("support", "support-test");
+
+        assertThat(ConsoleClient.sessionCookie(signIn)).hasValueSatisfying(cookie -> assertThat(cookie)
+                .containsIgnoringCase("; SameSite=Lax").containsIgnoringCase("; Secure").containsIgnoringCase("; HttpOnly"));
+    }
+
     /** Refused, and neither the session the browser had nor one the response set is signed in. */
     private void assertNotSignedIn(HttpResponse<String> response, String session) {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(403);
