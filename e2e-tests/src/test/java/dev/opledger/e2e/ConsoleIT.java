@@ -100,7 +100,7 @@ class ConsoleIT {
         signIn(page, node, "support", "not-the-password");
 
         assertThat(page).hasURL(LOGIN_PAGE);
-        assertThat(page.getByText("Wrong username or password")).isVisible();
+        assertThat(page.getByText("Sign-in failed")).isVisible();
 
         page.navigate(node.uri("ledger").toString());
         assertThat(page).hasURL(LOGIN_PAGE);

@@ -66,6 +66,12 @@ final class ConsoleClient {
         return send(request.build());
     }
 
+    HttpResponse<String> getWithBasic(String path, String username, String password) {
+        String credentials = java.util.Base64.getEncoder().encodeToString(
+                (username + ":" + password).getBytes(StandardCharsets.UTF_8));
+        return send(HttpRequest.newBuilder(uri(path)).header("Authorization", "Basic " + credentials).GET().build());
+    }
+
     HttpResponse<String> post(String path, String form, String cookie, String... headers) {
         var request = HttpRequest.newBuilder(uri(path))
                 .header("Content-Type", "application/x-www-form-urlencoded")
@@ -95,7 +101,7 @@ final class ConsoleClient {
     }
 
     private URI uri(String path) {
-        return URI.create("http://localhost:" + port + path);
+        return URI.create("http://127.0.0.1:" + port + path);
     }
 
     private HttpResponse<String> send(HttpRequest request) {
