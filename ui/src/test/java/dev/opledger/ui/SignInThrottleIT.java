@@ -11,7 +11,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -21,16 +23,36 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Primary;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.security.core.context.SecurityContextHolderStrategy;
+import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * Failed sign-ins are throttled per username and per client address (issue 8), with the default
  * settings: 5 failures lock a username for a minute on every address, 20 lock an address for
  * every username. The node's clock is this test's, so locks end without waiting; each test comes
  * from loopback addresses of its own (127.0.0.x).
+ *
+ * <p>That clock makes this node a Spring context of its own, closed after the class. Vaadin makes
+ * each node's security context strategy the JVM's ({@link SecurityContextHolder}), so the strategy
+ * from before is put back: the other console tests' node, cached, still reads its own.
  */
 @NodeIntegrationTest
 @Import(SignInThrottleIT.TestClock.class)
+@DirtiesContext
 class SignInThrottleIT {
+
+    private static SecurityContextHolderStrategy strategyBefore;
+
+    @BeforeAll
+    static void rememberTheSecurityContextStrategy() {
+        strategyBefore = SecurityContextHolder.getContextHolderStrategy();
+    }
+
+    @AfterAll
+    static void restoreTheSecurityContextStrategy() {
+        SecurityContextHolder.setContextHolderStrategy(strategyBefore);
+    }
 
     @TestConfiguration(proxyBeanMethods = false)
     static class TestClock {
