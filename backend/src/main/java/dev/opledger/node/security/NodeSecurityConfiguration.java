@@ -45,8 +45,11 @@ class NodeSecurityConfiguration {
         return PasswordEncoderFactories.createDelegatingPasswordEncoder();
     }
 
-    @Bean
-    UserDetailsService consoleUsers(ConsoleUsersProperties properties) {
+    /**
+     * The console's users. Not a bean: Spring Security would only warn at every start that it
+     * leaves a UserDetailsService bean unused, since {@link #consoleSignIn} is the provider.
+     */
+    private static UserDetailsService consoleUsers(ConsoleUsersProperties properties) {
         if (properties.users().isEmpty()) {
             log.warn("No console users are configured (opledger.console.users): nobody can sign in to the console");
         }
@@ -65,9 +68,9 @@ class NodeSecurityConfiguration {
 
     /** The only authentication provider for usernames and passwords: the console's users, throttled. */
     @Bean
-    AuthenticationProvider consoleSignIn(UserDetailsService consoleUsers, PasswordEncoder passwordEncoder,
+    AuthenticationProvider consoleSignIn(ConsoleUsersProperties users, PasswordEncoder passwordEncoder,
             SignInThrottle throttle, AuditService audit) {
-        var passwords = new DaoAuthenticationProvider(consoleUsers);
+        var passwords = new DaoAuthenticationProvider(consoleUsers(users));
         passwords.setPasswordEncoder(passwordEncoder);
         return new ThrottledSignIn(passwords, throttle, audit);
     }
