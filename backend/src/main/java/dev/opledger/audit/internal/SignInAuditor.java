@@ -9,7 +9,6 @@ import org.springframework.security.authentication.event.AuthenticationFailureLo
 import org.springframework.security.authentication.event.InteractiveAuthenticationSuccessEvent;
 import org.springframework.security.authentication.event.LogoutSuccessEvent;
 import org.springframework.security.core.Authentication;
-import org.springframework.security.web.authentication.WebAuthenticationDetails;
 import org.springframework.stereotype.Component;
 
 /**
@@ -53,6 +52,6 @@ class SignInAuditor {
     }
 
     private static @Nullable String address(Authentication authentication) {
-        return authentication.getDetails() instanceof WebAuthenticationDetails details ? details.getRemoteAddress() : null;
+        return AuditService.clientAddress(authentication);
     }
 }

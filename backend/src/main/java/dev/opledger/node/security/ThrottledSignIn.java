@@ -7,7 +7,6 @@ import org.springframework.security.authentication.BadCredentialsException;
 import org.springframework.security.authentication.LockedException;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.core.Authentication;
-import org.springframework.security.web.authentication.WebAuthenticationDetails;
 
 /**
  * Username and password sign-in (the console's form and the actuator's basic auth) behind the
@@ -34,8 +33,7 @@ final class ThrottledSignIn implements AuthenticationProvider {
     @Override
     public @Nullable Authentication authenticate(Authentication attempt) {
         String username = attempt.getName();
-        String address = attempt.getDetails() instanceof WebAuthenticationDetails details
-                ? details.getRemoteAddress() : null;
+        String address = AuditService.clientAddress(attempt);
         var lock = throttle.lock(username, address);
         if (lock.isPresent()) {
             // the message reaches the audit log only: the form and basic auth show none
