@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.security.access.prepost.PreAuthorize;
+import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -148,7 +149,7 @@ public class AttestService {
         return keys.devices(subject, offset, limit);
     }
 
-    /** Revokes a key: its assertions are refused from now on. Audited with the reason. */
+    /** Revokes a key: its assertions are refused from now on. Audited with the reason and where it came from. */
     @PreAuthorize("hasRole('ADMIN')")
     @Transactional
     public boolean revoke(String keyIdBase64, String reason) {
@@ -156,11 +157,12 @@ public class AttestService {
             throw new IllegalArgumentException("give a reason of 1 to " + MAX_REASON_LENGTH + " characters for revoking a key");
         }
         byte[] keyId = Base64.getDecoder().decode(keyIdBase64);
-        String actor = SecurityContextHolder.getContext().getAuthentication().getName();
+        Authentication who = SecurityContextHolder.getContext().getAuthentication();
+        String actor = who.getName();
         boolean revoked = keys.revoke(keyId, actor, reason.strip());
         if (revoked) {
             keyCache.forget(keyId);
-            audit.record(actor, "REVOKE_DEVICE_KEY", keyIdBase64, reason.strip(), null);
+            audit.record(actor, "REVOKE_DEVICE_KEY", keyIdBase64, reason.strip(), AuditService.clientAddress(who));
         }
         return revoked;
     }

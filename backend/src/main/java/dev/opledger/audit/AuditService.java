@@ -3,6 +3,8 @@ package dev.opledger.audit;
 import dev.opledger.audit.internal.AuditEntry;
 import dev.opledger.audit.internal.AuditEntryRepository;
 import org.jspecify.annotations.Nullable;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.web.authentication.WebAuthenticationDetails;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
@@ -18,6 +20,11 @@ public class AuditService {
 
     AuditService(AuditEntryRepository entries) {
         this.entries = entries;
+    }
+
+    /** Where the person signed in from, as the sign-in audit entries have it; null outside a web sign-in. */
+    public static @Nullable String clientAddress(Authentication who) {
+        return who.getDetails() instanceof WebAuthenticationDetails details ? details.getRemoteAddress() : null;
     }
 
     @Transactional(propagation = Propagation.REQUIRED)

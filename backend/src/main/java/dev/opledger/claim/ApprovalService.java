@@ -9,7 +9,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
-import org.springframework.security.web.authentication.WebAuthenticationDetails;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -69,7 +68,8 @@ public class ApprovalService {
             return lifecycle.approval(ref).<ApprovalOutcome>map(ApprovalOutcome.AlreadyDecided::new)
                     .orElseGet(() -> new ApprovalOutcome.NotAwaitingApproval(reader.status(ref)));
         }
-        audit.record(actor, approve ? APPROVE_ACTION : REJECT_ACTION, operationId.toString(), reason, address(who));
+        audit.record(actor, approve ? APPROVE_ACTION : REJECT_ACTION, operationId.toString(), reason,
+                AuditService.clientAddress(who));
         return new ApprovalOutcome.Decided(lifecycle.approval(ref).orElseThrow());
     }
 
@@ -83,10 +83,5 @@ public class ApprovalService {
             throw new IllegalArgumentException("a reason is at most " + MAX_REASON_LENGTH + " characters");
         }
         return stripped;
-    }
-
-    /** Where the person signed in from, as the sign-in audit entry has it. */
-    private static @Nullable String address(Authentication who) {
-        return who.getDetails() instanceof WebAuthenticationDetails details ? details.getRemoteAddress() : null;
     }
 }

@@ -16,6 +16,10 @@ import org.springframework.stereotype.Service;
  * transition row (the outbox will add its event to the same statement). Workers lease operations
  * with {@code FOR UPDATE SKIP LOCKED} and keep them with heartbeats; a lease that expired is taken
  * over by the next worker that asks.
+ *
+ * <p>The public methods are the workers' side (lease, heartbeat, finish) and reads. A person's
+ * decisions ({@link #approve}, {@link #reject}, {@link #decide}) are package-private: they are
+ * neither role-checked nor audited here, so only {@link ApprovalService}, which is both, calls them.
  */
 @Service
 public class LifecycleService {
@@ -56,7 +60,7 @@ public class LifecycleService {
     }
 
     /** A person's decision on an operation that no worker holds: {@code from} → {@code to}. */
-    public boolean decide(long ref, OperationStatus from, OperationStatus to, String actor, String reason) {
+    boolean decide(long ref, OperationStatus from, OperationStatus to, String actor, String reason) {
         boolean decided = statements.decide(ref, from, to, actor, reason);
         return to == OperationStatus.ACCEPTED ? accepted(decided) : decided;
     }
@@ -65,12 +69,12 @@ public class LifecycleService {
      * Records a person's approval of an operation in AWAITING_APPROVAL and hands it back to the
      * workers (→ ACCEPTED), in one statement. False when it is not awaiting approval (any more).
      */
-    public boolean approve(long ref, String actor, @Nullable String reason) {
+    boolean approve(long ref, String actor, @Nullable String reason) {
         return accepted(statements.decideApproval(ref, true, actor, reason));
     }
 
     /** As {@link #approve}, for a rejection: the resumed graph undoes its effects and ends FAILED. */
-    public boolean reject(long ref, String actor, @Nullable String reason) {
+    boolean reject(long ref, String actor, @Nullable String reason) {
         return accepted(statements.decideApproval(ref, false, actor, reason));
     }
 

@@ -2,8 +2,9 @@
  * The claim: {@code (subject, operationId, payloadHash)} made unique in PostgreSQL before any
  * execution starts. {@link dev.opledger.claim.ClaimService} is the write side used by the API;
  * {@link dev.opledger.claim.LedgerService} is the read side used by the console;
- * {@link dev.opledger.claim.LifecycleService} makes every status change, and
- * {@link dev.opledger.claim.ApprovalService} is the console's approve and reject (audited).
+ * {@link dev.opledger.claim.LifecycleService} makes every status change (its public methods are the
+ * workers' lease, heartbeat and finish), and {@link dev.opledger.claim.ApprovalService} is the only
+ * way to a person's approve and reject (role-checked and audited).
  */
 @NullMarked
 package dev.opledger.claim;

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.AriaRole;
+import com.microsoft.playwright.options.SameSiteAttribute;
 import dev.opledger.operation.Command;
 import dev.opledger.testing.ApiClient;
 import dev.opledger.testing.Checkout;
@@ -124,11 +125,30 @@ class ConsoleIT {
         signIn(page, node, "support", "not-the-password");
 
         assertThat(page).hasURL(LOGIN_PAGE);
-        assertThat(page.getByText("Wrong username or password")).isVisible();
+        assertThat(page.getByText("Sign-in failed")).isVisible();
 
         page.navigate(node.uri("ledger").toString());
         assertThat(page).hasURL(LOGIN_PAGE);
         assertThat(page.locator("#ledger-grid")).hasCount(0);
+    }
+
+    /**
+     * The browser's own sign-in carries the CSRF token the sign-in POST needs (issue 8), and the
+     * session cookie it gets is Lax and HttpOnly; the local profile serves plain http, so not Secure.
+     */
+    @Test
+    void theBrowsersSignInSendsTheCsrfTokenAndGetsALaxSessionCookie(Page page, RunningNode node) {
+        var signInPost = page.waitForRequest(request -> request.method().equals("POST")
+                && request.url().endsWith("/login"), () -> signIn(page, node, "support", "support"));
+
+        assertThat(signInPost.postData()).contains("_csrf=");
+        assertThat(page.locator("#ledger-grid")).isVisible();
+        assertThat(page.context().cookies()).filteredOn(cookie -> cookie.name.equals("JSESSIONID")).singleElement()
+                .satisfies(cookie -> {
+                    assertThat(cookie.sameSite).isEqualTo(SameSiteAttribute.LAX);
+                    assertThat(cookie.httpOnly).isTrue();
+                    assertThat(cookie.secure).isFalse();
+                });
     }
 
     @Test

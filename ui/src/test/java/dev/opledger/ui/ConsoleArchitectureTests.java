@@ -8,7 +8,10 @@ import jakarta.persistence.Entity;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.repository.Repository;
 
-/** The console sees the stages through their façades and records only (STYLE.md, "Console"). */
+/**
+ * The console sees the stages through their façades and records only (STYLE.md, "Console"), and
+ * only through methods that check the role on the server and audit what they change (issue 8).
+ */
 class ConsoleArchitectureTests {
 
     private static final JavaClasses CLASSES = new ClassFileImporter()
@@ -31,5 +34,15 @@ class ConsoleArchitectureTests {
                 .orShould().dependOnClassesThat().resideInAPackage("jakarta.persistence..")
                 .because("views show records from façades, never entities or repositories")
                 .check(CLASSES);
+    }
+
+    @Test
+    void consoleUsesNoStageBeanWithoutRoleChecks() {
+        ConsoleFacadeRules.noDependencyOnUncheckedBeans().check(CLASSES);
+    }
+
+    @Test
+    void consoleCallsOnlyRoleCheckedFacadeMethodsThatAuditTheirWrites() {
+        ConsoleFacadeRules.callsOnlyRoleCheckedAndAuditedMethods().check(CLASSES);
     }
 }

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -45,6 +46,13 @@ class ConsoleNodeIT {
 
     @Autowired
     JdbcTemplate jdbc;
+
+    private ConsoleClient console;
+
+    @BeforeEach
+    void console() {
+        console = new ConsoleClient(port);
+    }
 
     private final HttpClient http = HttpClient.newBuilder()
             .followRedirects(HttpClient.Redirect.NEVER)
@@ -105,29 +113,80 @@ class ConsoleNodeIT {
 
     @Test
     void signInIsAuditedAndLogoutWithoutTheCsrfTokenIsRefused() {
-        // Vaadin's configurer exempts the login form's POST from CSRF (its form sends no token)
-        var signIn = post("/login", "username=support&password=support-test", null);
+        var signIn = console.signIn("support", "support-test");
         assertThat(signIn.statusCode()).isEqualTo(302);
-        assertThat(signIn.headers().firstValue("Location")).hasValue("http://localhost:" + port + "/");
-        String session = signIn.headers().allValues("Set-Cookie").stream()
-                .filter(cookie -> cookie.startsWith("JSESSIONID=")).map(cookie -> cookie.split(";")[0])
-                .findFirst().orElseThrow();
+        assertThat(signIn.headers().firstValue("Location")).hasValue(console.url("/"));
+        String session = ConsoleClient.session(signIn).orElseThrow();
         assertThat(jdbc.queryForObject("SELECT action FROM console_audit WHERE actor = 'support' ORDER BY id DESC "
                 + "LIMIT 1", String.class)).isEqualTo("SIGN_IN");
 
-        var logout = post("/logout", "", session);
+        var logout = console.post("/logout", "", session);
 
         assertThat(logout.statusCode()).isEqualTo(403);
-        var ledgerPage = send(HttpRequest.newBuilder(uri("/ledger")).header("Cookie", session).GET().build());
-        assertThat(ledgerPage.statusCode()).as("still signed in").isEqualTo(200);
+        assertThat(console.get("/ledger", session).statusCode()).as("still signed in").isEqualTo(200);
     }
 
     @Test
     void wrongPasswordIsSentBackToTheLoginPage() {
-        var response = post("/login", "username=support&password=wrong", null);
+        var response = console.signIn("support", "wrong");
 
         assertThat(response.statusCode()).isEqualTo(302);
-        assertThat(response.headers().firstValue("Location")).hasValue("http://localhost:" + port + "/login?error");
+        assertThat(response.headers().firstValue("Location")).hasValue(console.url("/login?error"));
+    }
+
+    /** Login CSRF (issue 8): a sign-in another site makes the browser post must not sign it in. */
+    @Test
+    void signInWithoutTheCsrfTokenIsRefusedAndSignsNobodyIn() {
+        var page = console.openLoginPage();
+
+        assertNotSignedIn(console.post("/login", "username=support&password=support-test", page.session()),
+                page.session());
+        assertNotSignedIn(console.post("/login", "username=support&password=support-test", null), null);
+    }
+
+    @Test
+    void signInWithAWrongTokenOrAnotherSessionsTokenIsRefused() {
+        var attackers = console.openLoginPage();
+        var victims = console.openLoginPage();
+
+        assertNotSignedIn(console.post("/login", "username=support&password=support-test&_csrf=" + attackers.csrf(),
+                victims.session()), victims.session());
+        assertNotSignedIn(console.post("/login", "username=support&password=support-test&_csrf=wrong",
+                victims.session()), victims.session());
+    }
+
+    @Test
+    void crossSiteSignInFromAForeignOriginIsRefused() {
+        // a cross-site form POST: no token, and a Lax session cookie is not sent along with it
+        assertNotSignedIn(console.post("/login", "username=support&password=support-test", null,
+                "Origin", "https://evil.example", "Referer", "https://evil.example/login.html"), null);
+    }
+
+    @Test
+    void vaadinsRequestTypeParameterDoesNotExemptTheSignInFromCsrf() {
+        // Vaadin's own requests (?v-r=uidl…) skip Spring's CSRF check: the sign-in must not pass as one
+        assertNotSignedIn(console.post("/login?v-r=uidl", "username=support&password=support-test", null), null);
+    }
+
+    @Test
+    void theSessionCookieIsSameSiteLaxSecureAndHttpOnlyOutsideTheLocalProfile() {
+        var signIn = console.signIn("support", "support-test");
+
+        assertThat(ConsoleClient.sessionCookie(signIn)).hasValueSatisfying(cookie -> assertThat(cookie)
+                .containsIgnoringCase("; SameSite=Lax").containsIgnoringCase("; Secure").containsIgnoringCase("; HttpOnly"));
+    }
+
+    /** Refused, and neither the session the browser had nor one the response set is signed in. */
+    private void assertNotSignedIn(HttpResponse<String> response, String session) {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(403);
+        for (String cookie : new String[] {session, ConsoleClient.session(response).orElse(null)}) {
+            if (cookie != null) {
+                var home = console.get("/", cookie);
+                assertThat(home.statusCode()).isEqualTo(302);
+                assertThat(home.headers().firstValue("Location")).hasValueSatisfying(
+                        location -> assertThat(URI.create(location).getPath()).isEqualTo("/login"));
+            }
+        }
     }
 
     @Test
@@ -152,16 +211,6 @@ class ConsoleNodeIT {
     private static void signedInAs(String authority) {
         SecurityContextHolder.getContext().setAuthentication(UsernamePasswordAuthenticationToken.authenticated(
                 "someone", null, AuthorityUtils.createAuthorityList(authority)));
-    }
-
-    private HttpResponse<String> post(String path, String form, String cookie) {
-        var request = HttpRequest.newBuilder(uri(path))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(form));
-        if (cookie != null) {
-            request.header("Cookie", cookie);
-        }
-        return send(request.build());
     }
 
     private URI uri(String path) {

@@ -5,14 +5,14 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.context.event.EventListener;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.authentication.event.AbstractAuthenticationFailureEvent;
+import org.springframework.security.authentication.event.AuthenticationFailureLockedEvent;
 import org.springframework.security.authentication.event.InteractiveAuthenticationSuccessEvent;
 import org.springframework.security.authentication.event.LogoutSuccessEvent;
 import org.springframework.security.core.Authentication;
-import org.springframework.security.web.authentication.WebAuthenticationDetails;
 import org.springframework.stereotype.Component;
 
 /**
- * Audits console sign-ins, failed sign-ins and sign-outs. Only username/password attempts: API
+ * Audits console sign-ins, failed and throttled sign-ins, and sign-outs. Only username/password attempts: API
  * bearer tokens are machine traffic and would drown the log.
  */
 @Component
@@ -29,11 +29,20 @@ class SignInAuditor {
         audit.record(event.getAuthentication().getName(), "SIGN_IN", null, null, address(event.getAuthentication()));
     }
 
+    /**
+     * A wrong password or unknown user is SIGN_IN_FAILED; an attempt refused because its username
+     * or address is locked after too many failures is SIGN_IN_THROTTLED, with the lock it met.
+     */
     @EventListener
     void signInFailed(AbstractAuthenticationFailureEvent event) {
         if (event.getAuthentication() instanceof UsernamePasswordAuthenticationToken attempt) {
-            audit.record(attempt.getName(), "SIGN_IN_FAILED", null, event.getException().getClass().getSimpleName(),
-                    address(attempt));
+            if (event instanceof AuthenticationFailureLockedEvent) {
+                audit.record(attempt.getName(), "SIGN_IN_THROTTLED", null, event.getException().getMessage(),
+                        address(attempt));
+            } else {
+                audit.record(attempt.getName(), "SIGN_IN_FAILED", null, event.getException().getClass().getSimpleName(),
+                        address(attempt));
+            }
         }
     }
 
@@ -43,6 +52,6 @@ class SignInAuditor {
     }
 
     private static @Nullable String address(Authentication authentication) {
-        return authentication.getDetails() instanceof WebAuthenticationDetails details ? details.getRemoteAddress() : null;
+        return AuditService.clientAddress(authentication);
     }
 }

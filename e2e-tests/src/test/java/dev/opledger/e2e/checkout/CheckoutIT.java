@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.opledger.OpledgerApplication;
-import dev.opledger.claim.LifecycleService;
+import dev.opledger.claim.ApprovalOutcome;
+import dev.opledger.claim.ApprovalService;
 import dev.opledger.e2e.mcp.ReferenceToolsFixture;
+import dev.opledger.operation.OperationId;
+import dev.opledger.operation.SubjectId;
 import dev.opledger.testing.ApiClient;
 import dev.opledger.testing.TestDatabaseInitializer;
 import dev.opledger.testing.TestTokens;
@@ -24,6 +27,9 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
+import org.springframework.security.core.authority.AuthorityUtils;
+import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.ContextConfiguration;
@@ -67,8 +73,9 @@ class CheckoutIT {
     @Autowired
     JdbcTemplate jdbc;
 
+    /** The console's façade: a person's decision is role-checked and audited (issue 8). */
     @Autowired
-    LifecycleService lifecycle;
+    ApprovalService approvals;
 
     private final ReferenceToolsServer tools = ReferenceToolsFixture.server();
     private final String subject = "checkout-" + UUID.randomUUID();
@@ -76,6 +83,12 @@ class CheckoutIT {
     @AfterEach
     void clearFaults() {
         tools.faults().clear();
+        SecurityContextHolder.clearContext();
+    }
+
+    private static void signedInAs(String name, String authority) {
+        SecurityContextHolder.getContext().setAuthentication(UsernamePasswordAuthenticationToken.authenticated(
+                name, null, AuthorityUtils.createAuthorityList(authority)));
     }
 
     /** Submits through the API; the node answers 202 before any step ran. */
@@ -197,7 +210,9 @@ class CheckoutIT {
         assertThat(reason(operation)).isEqualTo("amount 750.00 over limit 500.00");
         assertThat(effects(operation)).containsExactly("reserve_inventory@reserve");
 
-        assertThat(lifecycle.approve(ref(operation), "admin", "known customer")).isTrue();
+        signedInAs("admin", "ROLE_ADMIN");
+        assertThat(approvals.approve(new SubjectId(subject), new OperationId(operation), "known customer"))
+                .isInstanceOf(ApprovalOutcome.Decided.class);
 
         assertThat(awaitRest(operation)).isEqualTo("SUCCEEDED");
         assertThat(effects(operation)).containsExactly("reserve_inventory@reserve", "capture_payment@capture",
@@ -213,7 +228,9 @@ class CheckoutIT {
         UUID operation = submit(full("750.00"));
         assertThat(awaitRest(operation)).isEqualTo("AWAITING_APPROVAL");
 
-        assertThat(lifecycle.reject(ref(operation), "support", "card looks stolen")).isTrue();
+        signedInAs("support", "ROLE_SUPPORT");
+        assertThat(approvals.reject(new SubjectId(subject), new OperationId(operation), "card looks stolen"))
+                .isInstanceOf(ApprovalOutcome.Decided.class);
 
         await().atMost(RUN_TIMEOUT).until(() -> "FAILED".equals(apiStatus(operation)));
         assertThat(reason(operation)).isEqualTo("rejected by support: card looks stolen");

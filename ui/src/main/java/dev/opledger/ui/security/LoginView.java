@@ -14,7 +14,8 @@ import com.vaadin.flow.spring.security.AuthenticationContext;
 
 /**
  * Sign-in. The form posts to Spring Security's form login at {@code /login}; a failed attempt
- * comes back as {@code /login?error} and is shown on the form.
+ * comes back as {@code /login?error} and is shown on the form, with the same words whether the
+ * password was wrong, the user unknown, or sign-in throttled.
  */
 @Route(value = "login", autoLayout = false)
 @PageTitle("Sign in · opledger console")
@@ -49,8 +50,10 @@ class LoginView extends Main implements BeforeEnterObserver {
     private static LoginI18n i18n() {
         LoginI18n i18n = LoginI18n.createDefault();
         i18n.getForm().setTitle("Sign in");
-        i18n.getErrorMessage().setTitle("Wrong username or password");
-        i18n.getErrorMessage().setMessage("Check your username and password and try again.");
+        // one answer for a wrong password, an unknown user and a lock after too many failures
+        i18n.getErrorMessage().setTitle("Sign-in failed");
+        i18n.getErrorMessage().setMessage("Check your username and password and try again. After several failed "
+                + "attempts, signing in is paused for a few minutes.");
         return i18n;
     }
 }

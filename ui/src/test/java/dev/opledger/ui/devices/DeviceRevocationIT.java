@@ -19,6 +19,7 @@ import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.core.authority.AuthorityUtils;
 import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.security.web.authentication.WebAuthenticationDetails;
 
 /**
  * What the devices view relies on, on a full node: {@link AttestService} lists keys to support
@@ -57,7 +58,10 @@ class DeviceRevocationIT {
     void adminRevokesAndTheRevocationIsAudited() {
         String subject = "devices-" + UUID.randomUUID();
         String keyId = insertKey(subject);
-        signedInAs("admin-person", "ROLE_ADMIN");
+        var admin = UsernamePasswordAuthenticationToken.authenticated("admin-person", null,
+                AuthorityUtils.createAuthorityList("ROLE_ADMIN"));
+        admin.setDetails(new WebAuthenticationDetails("203.0.113.9", null));
+        SecurityContextHolder.getContext().setAuthentication(admin);
 
         assertThat(attest.revoke(keyId, "  device reported lost ")).isTrue();
 
@@ -65,10 +69,10 @@ class DeviceRevocationIT {
         assertThat(key.get("revoked_at")).isNotNull();
         assertThat(key.get("revoked_by")).isEqualTo("admin-person");
         assertThat(key.get("revoke_reason")).isEqualTo("device reported lost");
-        Map<String, Object> audit = jdbc.queryForMap("SELECT actor, action, detail FROM console_audit WHERE target = ?",
-                keyId);
+        Map<String, Object> audit = jdbc.queryForMap("SELECT actor, action, detail, client_address FROM console_audit "
+                + "WHERE target = ?", keyId);
         assertThat(audit).containsEntry("actor", "admin-person").containsEntry("action", "REVOKE_DEVICE_KEY")
-                .containsEntry("detail", "device reported lost");
+                .containsEntry("detail", "device reported lost").containsEntry("client_address", "203.0.113.9");
         DeviceKey listed = attest.devices(new SubjectId(subject), 0, 10).getFirst();
         assertThat(listed.revoked()).isTrue();
         assertThat(listed.revokedBy()).isEqualTo("admin-person");

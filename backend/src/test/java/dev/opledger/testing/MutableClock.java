@@ -1,0 +1,36 @@
+package dev.opledger.testing;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+
+/** A clock a test moves on itself, so nothing waits for time to pass. */
+public final class MutableClock extends Clock {
+
+    private volatile Instant now;
+
+    public MutableClock(Instant now) {
+        this.now = now;
+    }
+
+    public void advance(Duration duration) {
+        now = now.plus(duration);
+    }
+
+    @Override
+    public ZoneId getZone() {
+        return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+        return this;
+    }
+
+    @Override
+    public Instant instant() {
+        return now;
+    }
+}
