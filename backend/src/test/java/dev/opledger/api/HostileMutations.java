@@ -119,7 +119,7 @@ final class HostileMutations {
                 refusing(Dimension.FRAMING, category, "Content-Length shorter than the body, or not a length",
                         SENDS_COMMAND, (spec, random) -> {
                             byte[] body = spec.bodyBytes();
-                            String length = pick(random, Integer.toString(random.nextInt(body.length)), "abc", "-1",
+                            String length = pick(random, Integer.toString(random.nextInt(Math.max(1, body.length))), "abc", "-1",
                                     "1,2", body.length + ", " + (body.length + 1), "0x10");
                             spec.extraHeaders.add(new String[] {"Content-Length", length});
                             spec.wireBody = body;
