@@ -85,7 +85,8 @@ class WorkerIT {
         assertThat(ranOn.values()).contains("node-a", "node-b");
         var transitions = jdbc.queryForList("SELECT t.from_status, t.to_status, t.node_id FROM operation_transition t "
                 + "JOIN operation o ON o.id = t.operation_ref WHERE o.subject_id = ? ORDER BY t.id", subject.value());
-        assertThat(transitions).hasSize(400);
+        // each: claimed (→ ACCEPTED), leased (→ RUNNING), finished (→ SUCCEEDED)
+        assertThat(transitions).hasSize(600);
         assertThat(transitions).filteredOn(row -> "RUNNING".equals(row.get("to_status")))
                 .allSatisfy(row -> assertThat(row.get("from_status")).isEqualTo("ACCEPTED"));
     }
@@ -177,7 +178,7 @@ class WorkerIT {
         assertThat(lifecycle.decide(leased.ref(), OperationStatus.AWAITING_APPROVAL, OperationStatus.ACCEPTED, "admin",
                 "approved twice")).isFalse();
         assertThat(lifecycle.transitions(leased.ref())).extracting(t -> t.from() + ">" + t.to() + "@" + t.nodeId())
-                .containsExactly("ACCEPTED>RUNNING@node-x",
+                .containsExactly("null>ACCEPTED@null", "ACCEPTED>RUNNING@node-x",
                         "RUNNING>AWAITING_APPROVAL@node-x", "AWAITING_APPROVAL>ACCEPTED@console:admin");
     }
 
