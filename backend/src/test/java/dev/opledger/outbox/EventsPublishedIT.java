@@ -145,6 +145,7 @@ class EventsPublishedIT {
             assertThat(header(record, "ce_time")).isEqualTo(event.get("occurredAt").asString());
             assertThat(header(record, "content-type")).isEqualTo("application/json");
             assertThat(event.get("operationId").asString()).isEqualTo(operationId.toString());
+            assertThat(EventSchema.errors(event)).as(event.toString()).isEmpty();
         });
         assertThat(records).extracting(record -> header(record, "ce_id")).doesNotHaveDuplicates()
                 .containsExactlyInAnyOrderElementsOf(jdbc.queryForList("SELECT event_id::text FROM outbox_event "
