@@ -2,6 +2,7 @@ package dev.opledger.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.opledger.testing.EventSchema;
 import java.util.Arrays;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;

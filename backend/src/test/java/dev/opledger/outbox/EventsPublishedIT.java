@@ -17,6 +17,7 @@ import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationStatus;
 import dev.opledger.testing.ApiClient;
 import dev.opledger.testing.Checkout;
+import dev.opledger.testing.EventSchema;
 import dev.opledger.testing.EventsIntegrationTest;
 import dev.opledger.testing.TestKafka;
 import dev.opledger.testing.TestTokens;

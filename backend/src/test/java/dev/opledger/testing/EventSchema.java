@@ -1,4 +1,4 @@
-package dev.opledger.outbox;
+package dev.opledger.testing;
 
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
@@ -13,16 +13,16 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /** The published contract, {@code events/operation-event.schema.json}, for tests to check events against. */
-final class EventSchema {
+public final class EventSchema {
 
-    static final String LOCATION = "events/operation-event.schema.json";
+    public static final String LOCATION = "events/operation-event.schema.json";
     private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private EventSchema() {
     }
 
-    static JsonNode node() {
+    public static JsonNode node() {
         try (InputStream in = EventSchema.class.getClassLoader().getResourceAsStream(LOCATION)) {
             if (in == null) {
                 throw new IllegalStateException(LOCATION + " is not on the class path");
@@ -34,11 +34,11 @@ final class EventSchema {
     }
 
     /** The schema's own errors against the 2020-12 meta-schema. */
-    static List<Error> metaErrors() {
+    public static List<Error> metaErrors() {
         return REGISTRY.getSchema(SchemaLocation.of(SpecificationVersion.DRAFT_2020_12.getDialectId())).validate(node());
     }
 
-    static List<Error> errors(JsonNode event) {
+    public static List<Error> errors(JsonNode event) {
         Schema schema = REGISTRY.getSchema(node());
         return schema.validate(event);
     }
