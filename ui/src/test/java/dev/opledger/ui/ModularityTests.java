@@ -22,7 +22,7 @@ class ModularityTests {
     void findsEveryStageAsAModule() {
         assertThat(modules.stream().map(ApplicationModule::getIdentifier).map(Object::toString))
                 .contains("operation", "attest", "claim", "api", "audit", "node", "graph", "effect", "classification", "mcp", "outbox",
-                        "ui");
+                        "feed", "ui");
     }
 
     @Test
