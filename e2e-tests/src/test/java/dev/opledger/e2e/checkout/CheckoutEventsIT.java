@@ -36,7 +36,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * A real checkout (the node's workers, its graph, the reference tools over MCP) yields exactly
  * its expected events on the topic of a real broker, in order and once, each valid against the
- * published schema, read as a consumer would (read_committed); a retried submission adds none.
+ * published schema, read as a consumer would (read_committed), and applied once by the node's
+ * activity feed; a retried submission adds none.
  */
 @SpringBootTest(classes = OpledgerApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
@@ -140,6 +141,11 @@ class CheckoutEventsIT {
         assertGaplessOnce(events);
         assertThat(events.get(2).get("tool").asString()).isEqualTo("reserve_inventory");
         assertThat(events.getLast().get("status").asString()).isEqualTo("SUCCEEDED");
+        // the node's own consumer, the activity feed, applied each event once
+        await("the feed of " + operation).atMost(RUN_TIMEOUT).until(() -> jdbc.queryForObject(
+                "SELECT count(*) FROM activity_feed_entry WHERE operation_id = ?", Long.class, operation) >= 13);
+        assertThat(jdbc.queryForList("SELECT sequence FROM activity_feed_entry WHERE operation_id = ? ORDER BY sequence",
+                Integer.class, operation)).containsExactlyElementsOf(IntStream.rangeClosed(1, 13).boxed().toList());
     }
 
     @Test
