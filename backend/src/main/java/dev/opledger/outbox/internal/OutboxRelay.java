@@ -115,22 +115,35 @@ final class OutboxRelay implements SmartLifecycle {
     }
 
     private void run() {
-        try {
-            while (running && !EventTopic.ensure(adminSettings, properties.topic(), properties.partitions())) {
-                pause(BACK_OFF);
-            }
-            while (running) {
+        boolean topicReady = false;
+        while (running) {
+            try {
+                if (!topicReady) {
+                    topicReady = EventTopic.ensure(adminSettings, properties.topic(), properties.partitions());
+                    if (!topicReady) {
+                        pause(BACK_OFF);
+                    }
+                    continue;
+                }
                 OptionalLong won = election.acquire(node, properties.relayLease());
                 if (won.isPresent()) {
                     publishWhileElected(won.getAsLong());
                 } else {
                     pause(properties.relayLease().dividedBy(4));
                 }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                // the database or Kafka is down, or answered something unexpected: the rows wait, try again
+                log.warn("outbox relay {}: {}; trying again", node, e.toString());
+                try {
+                    pause(BACK_OFF);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            log.error("the outbox relay of {} stopped", node, e);
         }
     }
 
