@@ -50,7 +50,7 @@ class FeedConfiguration {
         producer.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         producer.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         Map<String, Object> admin = kafka.buildAdminProperties();
-        return new FeedConsumer(topic, deadLetterTopic, () -> new KafkaConsumer<>(consumer), new KafkaProducer<>(producer),
+        return new FeedConsumer(topic, deadLetterTopic, () -> new KafkaConsumer<>(consumer), () -> new KafkaProducer<>(producer),
                 new FeedEvents(), entries, () -> ensureTopic(admin, deadLetterTopic));
     }
 

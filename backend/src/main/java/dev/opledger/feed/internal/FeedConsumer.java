@@ -22,7 +22,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.dao.DataAccessException;
 
 /**
  * The feed's consumer, on one thread: polls the events topic (read_committed, offsets committed
@@ -33,33 +32,37 @@ import org.springframework.dao.DataAccessException;
 final class FeedConsumer implements SmartLifecycle {
 
     static final String CONSUMER = "activity-feed";
+    private static final Duration RETRY_PAUSE = Duration.ofSeconds(1);
     private static final Logger log = LoggerFactory.getLogger(FeedConsumer.class);
 
     private final String topic;
     private final String deadLetterTopic;
     private final Supplier<Consumer<String, byte[]>> consumers;
-    private final Producer<String, byte[]> deadLetters;
+    private final Supplier<Producer<String, byte[]>> deadLetterProducers;
     private final FeedEvents events;
     private final FeedEntries entries;
     private final Runnable deadLetterTopicReady;
     private volatile boolean running;
     private volatile @Nullable Consumer<String, byte[]> consumer;
     private volatile @Nullable Thread thread;
+    private volatile @Nullable Producer<String, byte[]> deadLetters;
 
     FeedConsumer(String topic, String deadLetterTopic, Supplier<Consumer<String, byte[]>> consumers,
-            Producer<String, byte[]> deadLetters, FeedEvents events, FeedEntries entries, Runnable deadLetterTopicReady) {
+            Supplier<Producer<String, byte[]>> deadLetterProducers, FeedEvents events, FeedEntries entries, Runnable deadLetterTopicReady) {
         this.topic = topic;
         this.deadLetterTopic = deadLetterTopic;
         this.consumers = consumers;
-        this.deadLetters = deadLetters;
+        this.deadLetterProducers = deadLetterProducers;
         this.events = events;
         this.entries = entries;
         this.deadLetterTopicReady = deadLetterTopicReady;
     }
 
+    /** Also after a stop: a test's cached context is stopped while another one runs, then started again. */
     @Override
     public synchronized void start() {
         running = true;
+        deadLetters = deadLetterProducers.get();
         Consumer<String, byte[]> created = consumers.get();
         consumer = created;
         thread = Thread.ofPlatform().name("activity-feed").daemon().start(() -> run(created));
@@ -79,7 +82,11 @@ final class FeedConsumer implements SmartLifecycle {
             }
         }
         thread = null;
-        deadLetters.close(Duration.ofSeconds(5));
+        Producer<String, byte[]> producer = deadLetters;
+        if (producer != null) {
+            producer.close(Duration.ofSeconds(5));
+            deadLetters = null;
+        }
     }
 
     @Override
@@ -95,37 +102,47 @@ final class FeedConsumer implements SmartLifecycle {
                 try {
                     ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(500));
                     Map<TopicPartition, OffsetAndMetadata> done = new HashMap<>();
+                    boolean failed = false;
                     for (TopicPartition partition : records.partitions()) {
-                        applyUntilFailure(consumer, partition, records.records(partition), done);
+                        failed |= !applyUntilFailure(consumer, partition, records.records(partition), done);
                     }
                     if (!done.isEmpty()) {
                         consumer.commitSync(done);
+                    }
+                    if (failed) {
+                        Thread.sleep(RETRY_PAUSE);
                     }
                 } catch (WakeupException e) {
                     // stop() woke the poll
                 } catch (KafkaException e) {
                     log.warn("activity feed: Kafka failed ({}); polling again", e.toString());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
                 }
             }
         }
     }
 
-    private void applyUntilFailure(Consumer<String, byte[]> consumer, TopicPartition partition,
+    /** False when a record could not be applied: the partition is back at it, for the next poll. */
+    private boolean applyUntilFailure(Consumer<String, byte[]> consumer, TopicPartition partition,
             List<ConsumerRecord<String, byte[]>> records, Map<TopicPartition, OffsetAndMetadata> done) {
         for (ConsumerRecord<String, byte[]> record : records) {
             MDC.put("operationId", record.key());
             try {
                 apply(record);
                 done.put(partition, new OffsetAndMetadata(record.offset() + 1));
-            } catch (DataAccessException | KafkaException e) {
+            } catch (RuntimeException e) {
+                // the database or the dead-letter topic is down: nothing of this record was applied
                 log.warn("activity feed: cannot apply {}@{} yet ({}); reading it again", partition, record.offset(),
                         e.toString());
                 consumer.seek(partition, record.offset());
-                return;
+                return false;
             } finally {
                 MDC.remove("operationId");
             }
         }
+        return true;
     }
 
     private void apply(ConsumerRecord<String, byte[]> record) {
@@ -149,8 +166,12 @@ final class FeedConsumer implements SmartLifecycle {
         letter.headers().add("dlt_original_topic", record.topic().getBytes(StandardCharsets.UTF_8));
         letter.headers().add("dlt_original_partition", Integer.toString(record.partition()).getBytes(StandardCharsets.UTF_8));
         letter.headers().add("dlt_original_offset", Long.toString(record.offset()).getBytes(StandardCharsets.UTF_8));
+        Producer<String, byte[]> producer = deadLetters;
+        if (producer == null) {
+            throw new KafkaException("the activity feed is stopping");
+        }
         try {
-            deadLetters.send(letter).get();
+            producer.send(letter).get();
         } catch (ExecutionException e) {
             throw new KafkaException("cannot send to the dead-letter topic " + deadLetterTopic, e.getCause());
         } catch (InterruptedException e) {
