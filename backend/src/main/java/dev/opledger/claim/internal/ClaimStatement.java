@@ -5,8 +5,6 @@ import dev.opledger.claim.ClaimRequest;
 import dev.opledger.claim.OperationState;
 import dev.opledger.operation.OperationStatus;
 import dev.opledger.operation.PayloadHash;
-import dev.opledger.outbox.EventType;
-import dev.opledger.outbox.OutboxRow;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -47,6 +45,8 @@ import org.springframework.stereotype.Repository;
 @Repository
 public class ClaimStatement {
 
+    // A plain text block, no formatted(): bench/claim/PgbenchScript reads it from this file as it is.
+    // ClaimStatementTest checks that its event is OutboxRow.INSERT of EventType.OperationAccepted.
     static final String SQL = """
             WITH offered AS (
               SELECT ?::text AS subject_id, ?::uuid AS operation_id, ?::bytea AS payload_hash,
@@ -64,8 +64,8 @@ public class ClaimStatement {
               INSERT INTO operation_transition (operation_ref, from_status, to_status)
               SELECT id, NULL, 'ACCEPTED' FROM claimed
             ), event AS (
-              %s
-              SELECT c.id, f.operation_id, f.subject_id, 1, '%s', 'ACCEPTED', NULL, NULL,
+              INSERT INTO outbox_event (operation_ref, operation_id, subject_id, sequence, type, status, tool, step_key, payload)
+              SELECT c.id, f.operation_id, f.subject_id, 1, 'OperationAccepted', 'ACCEPTED', NULL, NULL,
                      jsonb_build_object('commandType', c.command_type)
               FROM claimed c CROSS JOIN offered f
             ), existing AS (
@@ -87,7 +87,7 @@ public class ClaimStatement {
               FROM found JOIN offered f ON found.payload_hash <> f.payload_hash
             )
             SELECT payload_hash, command_type, status, created_at, updated_at, created FROM found
-            """.formatted(OutboxRow.INSERT, EventType.OperationAccepted);
+            """;
 
     /** Each race above costs one more run; needing a third would mean the row vanished. */
     private static final int MAX_RUNS = 3;
