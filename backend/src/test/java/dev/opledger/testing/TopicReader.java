@@ -23,8 +23,13 @@ public final class TopicReader {
     }
 
     public static List<ConsumerRecord<String, byte[]>> readAll(String topic) {
+        return readAll(TestKafka.shared().bootstrapServers(), topic);
+    }
+
+    /** As {@link #readAll(String)}, from another broker than the test JVM's. */
+    public static List<ConsumerRecord<String, byte[]>> readAll(String bootstrapServers, String topic) {
         try (var consumer = new KafkaConsumer<String, byte[]>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.shared().bootstrapServers(),
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + UUID.randomUUID(),
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,

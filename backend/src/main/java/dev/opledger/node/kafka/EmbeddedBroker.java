@@ -16,6 +16,7 @@ import kafka.server.KafkaRaftServer;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.metadata.storage.Formatter;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One Kafka 4 node in this JVM, broker and controller in one (KRaft, a static quorum of one), on
@@ -28,13 +29,14 @@ public final class EmbeddedBroker implements AutoCloseable {
 
     private static final String CONTROLLER = "CONTROLLER";
 
-    private final KafkaRaftServer server;
+    private final KafkaConfig config;
     private final Path directory;
     private final String bootstrapServers;
+    private @Nullable KafkaRaftServer server;
     private boolean closed;
 
-    private EmbeddedBroker(KafkaRaftServer server, Path directory, String bootstrapServers) {
-        this.server = server;
+    private EmbeddedBroker(KafkaConfig config, Path directory, String bootstrapServers) {
+        this.config = config;
         this.directory = directory;
         this.bootstrapServers = bootstrapServers;
     }
@@ -46,9 +48,9 @@ public final class EmbeddedBroker implements AutoCloseable {
             int controllerPort = freePort();
             KafkaConfig config = new KafkaConfig(settings(directory, port, controllerPort), false);
             format(config, directory);
-            var server = new KafkaRaftServer(config, Time.SYSTEM);
-            server.startup();
-            return new EmbeddedBroker(server, directory, "127.0.0.1:" + port);
+            var broker = new EmbeddedBroker(config, directory, "127.0.0.1:" + port);
+            broker.restart();
+            return broker;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start an embedded Kafka broker", e);
         }
@@ -59,14 +61,34 @@ public final class EmbeddedBroker implements AutoCloseable {
         return bootstrapServers;
     }
 
+    /** Stops the broker and keeps its log, so {@link #restart()} brings the same broker back (tests of an outage). */
+    public synchronized void stop() {
+        if (server != null) {
+            server.shutdown();
+            server.awaitShutdown();
+            server = null;
+        }
+    }
+
+    /** Starts the broker again on its ports and log, after {@link #stop()}; a no-op while it runs. */
+    public synchronized void restart() {
+        if (closed) {
+            throw new IllegalStateException("the embedded broker was closed");
+        }
+        if (server == null) {
+            var started = new KafkaRaftServer(config, Time.SYSTEM);
+            started.startup();
+            server = started;
+        }
+    }
+
     @Override
     public synchronized void close() {
         if (closed) {
             return;
         }
         closed = true;
-        server.shutdown();
-        server.awaitShutdown();
+        stop();
         try (Stream<Path> files = Files.walk(directory)) {
             files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
         } catch (IOException e) {
