@@ -6,6 +6,7 @@ import java.lang.management.ManagementFactory;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -46,10 +47,17 @@ class EventsConfiguration {
     static OutboxRelay relay(String node, EventsProperties properties, KafkaProperties kafka, JdbcTemplate jdbc,
             PlatformTransactionManager transactionManager, RelayElection election, OutboxRows rows, JsonMapper json,
             MeterRegistry meters) {
+        return relay(node, properties, kafka, () -> producer(kafka, properties), jdbc, transactionManager, election, rows,
+                json, meters);
+    }
+
+    /** As above, with the relay's producers made by {@code producers} (initialised for transactions). */
+    static OutboxRelay relay(String node, EventsProperties properties, KafkaProperties kafka,
+            Supplier<Producer<String, byte[]>> producers, JdbcTemplate jdbc, PlatformTransactionManager transactionManager,
+            RelayElection election, OutboxRows rows, JsonMapper json, MeterRegistry meters) {
         var batches = new RelayBatch(new TransactionTemplate(transactionManager), jdbc, election, rows,
                 new CloudEventRecords(json, properties.topic(), properties.source()), properties);
-        return new OutboxRelay(node, properties, kafka.buildAdminProperties(), () -> producer(kafka, properties),
-                election, batches, rows, meters);
+        return new OutboxRelay(node, properties, kafka.buildAdminProperties(), producers, election, batches, rows, meters);
     }
 
     /**
@@ -58,14 +66,7 @@ class EventsConfiguration {
      * relay's producer inside Kafka, as the election's epoch fences its marks in PostgreSQL.
      */
     static Producer<String, byte[]> producer(KafkaProperties kafka, EventsProperties properties) {
-        Map<String, Object> settings = new HashMap<>(kafka.buildProducerProperties());
-        settings.put(ProducerConfig.ACKS_CONFIG, "all");
-        settings.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        settings.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, properties.transactionalId());
-        settings.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000);
-        settings.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-        settings.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        var producer = new KafkaProducer<String, byte[]>(settings);
+        var producer = new KafkaProducer<String, byte[]>(producerSettings(kafka, properties));
         try {
             producer.initTransactions();
         } catch (RuntimeException e) {
@@ -73,5 +74,16 @@ class EventsConfiguration {
             throw e;
         }
         return producer;
+    }
+
+    static Map<String, Object> producerSettings(KafkaProperties kafka, EventsProperties properties) {
+        Map<String, Object> settings = new HashMap<>(kafka.buildProducerProperties());
+        settings.put(ProducerConfig.ACKS_CONFIG, "all");
+        settings.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        settings.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, properties.transactionalId());
+        settings.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000);
+        settings.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        settings.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        return settings;
     }
 }
