@@ -50,7 +50,7 @@ class LifecycleDecisionIT {
         assertThat(lifecycle.decide(leased.ref(), OperationStatus.AWAITING_APPROVAL, OperationStatus.ACCEPTED, "admin",
                 "approved twice")).isFalse();
         assertThat(lifecycle.transitions(leased.ref())).extracting(t -> t.from() + ">" + t.to() + "@" + t.nodeId())
-                .containsExactly("ACCEPTED>RUNNING@node-x",
+                .containsExactly("null>ACCEPTED@null", "ACCEPTED>RUNNING@node-x",
                         "RUNNING>AWAITING_APPROVAL@node-x", "AWAITING_APPROVAL>ACCEPTED@console:admin");
     }
 

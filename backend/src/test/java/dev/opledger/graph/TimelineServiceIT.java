@@ -103,6 +103,7 @@ class TimelineServiceIT {
         assertThat(timeline.entries()).isSortedAccordingTo(Comparator.comparing(TimelineEntry::at));
         assertThat(timeline.entries()).extracting(TimelineServiceIT::label).containsExactly(
                 "attempt CLAIMED",
+                "status null>ACCEPTED @null",
                 "status ACCEPTED>RUNNING @" + NODE,
                 "checkpoint __START__>reserve",
                 "effect reserve reserve_inventory KEYED SUCCEEDED",
@@ -112,7 +113,7 @@ class TimelineServiceIT {
                 "effect receipt send_message NEVER_REPEAT SUCCEEDED",
                 "checkpoint receipt>__END__",
                 "status RUNNING>SUCCEEDED @" + NODE);
-        RecordedEffect reserve = ((TimelineEntry.Effect) timeline.entries().get(3)).effect();
+        RecordedEffect reserve = ((TimelineEntry.Effect) timeline.entries().get(4)).effect();
         assertThat(reserve.idempotencyKey()).isEqualTo(operationId + ":reserve");
         assertThat(reserve.calls()).isEqualTo(1);
         assertThat(reserve.result()).contains("reserve_inventory");

@@ -85,7 +85,8 @@ class WorkerIT {
         assertThat(ranOn.values()).contains("node-a", "node-b");
         var transitions = jdbc.queryForList("SELECT t.from_status, t.to_status, t.node_id FROM operation_transition t "
                 + "JOIN operation o ON o.id = t.operation_ref WHERE o.subject_id = ? ORDER BY t.id", subject.value());
-        assertThat(transitions).hasSize(400);
+        // each: claimed (→ ACCEPTED), leased (→ RUNNING), finished (→ SUCCEEDED)
+        assertThat(transitions).hasSize(600);
         assertThat(transitions).filteredOn(row -> "RUNNING".equals(row.get("to_status")))
                 .allSatisfy(row -> assertThat(row.get("from_status")).isEqualTo("ACCEPTED"));
     }

@@ -79,7 +79,8 @@ final class NodeProcess {
 
     /**
      * Starts {@code java [jvmOptions] -jar jar --spring.profiles.active=local --server.port=port
-     * [arguments]}, with the test JVM's own java, behind {@code prefix} (e.g. {@code runuser});
+     * --opledger.events.enabled=false [arguments]}, with the test JVM's own java, behind
+     * {@code prefix} (e.g. {@code runuser});
      * {@code jar} is {@link #jar()} or {@link #extractedJar()}.
      */
     static Process start(Path jar, List<String> prefix, List<String> jvmOptions, int port, Path log,
@@ -89,7 +90,10 @@ final class NodeProcess {
         command.add("-XX:TieredStopAtLevel=1"); // a short-lived test node: start fast rather than peak
         command.addAll(jvmOptions);
         command.addAll(List.of("-jar", jar.toAbsolutePath().toString(), "--spring.profiles.active=local",
-                "--server.port=" + port));
+                "--server.port=" + port,
+                // no Kafka broker nor relay in each child node: these tests are about the console and
+                // crashes; the outbox rows are still written (the events' tests run in backend)
+                "--opledger.events.enabled=false"));
         command.addAll(List.of(arguments));
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }

@@ -21,7 +21,8 @@ class ModularityTests {
     @Test
     void findsEveryStageAsAModule() {
         assertThat(modules.stream().map(ApplicationModule::getIdentifier).map(Object::toString))
-                .contains("operation", "attest", "claim", "api", "audit", "node", "graph", "effect", "classification", "mcp", "ui");
+                .contains("operation", "attest", "claim", "api", "audit", "node", "graph", "effect", "classification", "mcp", "outbox",
+                        "feed", "ui");
     }
 
     @Test

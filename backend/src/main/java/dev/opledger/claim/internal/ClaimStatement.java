@@ -19,8 +19,10 @@ import org.springframework.stereotype.Repository;
 
 /**
  * The claim as one SQL statement, so the common case costs one database round trip and runs
- * in autocommit (the statement is its own transaction): the operation insert, the attempt (or
- * the key-reuse conflict) and the read of the outcome happen together or not at all.
+ * in autocommit (the statement is its own transaction): the operation insert with its first
+ * transition ("→ ACCEPTED") and its first event ({@code OperationAccepted}, sequence 1, in the
+ * outbox), the attempt (or the key-reuse conflict) and the read of the outcome happen together or
+ * not at all. A replay or key reuse inserts no operation, so it writes no transition and no event.
  *
  * <p>Under READ COMMITTED, when a concurrent transaction commits the same key after this
  * statement's snapshot was taken, {@code ON CONFLICT DO NOTHING} skips the insert but the
@@ -43,6 +45,8 @@ import org.springframework.stereotype.Repository;
 @Repository
 public class ClaimStatement {
 
+    // A plain text block, no formatted(): bench/claim/PgbenchScript reads it from this file as it is.
+    // ClaimStatementTest checks that its event is OutboxRow.INSERT of EventType.OperationAccepted.
     static final String SQL = """
             WITH offered AS (
               SELECT ?::text AS subject_id, ?::uuid AS operation_id, ?::bytea AS payload_hash,
@@ -50,10 +54,20 @@ public class ClaimStatement {
                      ?::uuid AS request_id, ?::text AS user_agent, ?::inet AS client_address,
                      ?::bytea AS attest_key_id, ?::bigint AS assertion_counter
             ), claimed AS (
-              INSERT INTO operation (subject_id, operation_id, payload_hash, command_type, command, attested)
-              SELECT subject_id, operation_id, payload_hash, command_type, command, attest_key_id IS NOT NULL FROM offered
+              INSERT INTO operation (subject_id, operation_id, payload_hash, command_type, command, attested,
+                                     event_sequence)
+              SELECT subject_id, operation_id, payload_hash, command_type, command, attest_key_id IS NOT NULL, 1
+              FROM offered
               ON CONFLICT (subject_id, operation_id) DO NOTHING
               RETURNING id, payload_hash, command_type, status, created_at, updated_at, true AS created
+            ), accepted AS (
+              INSERT INTO operation_transition (operation_ref, from_status, to_status)
+              SELECT id, NULL, 'ACCEPTED' FROM claimed
+            ), event AS (
+              INSERT INTO outbox_event (operation_ref, operation_id, subject_id, sequence, type, status, tool, step_key, payload)
+              SELECT c.id, f.operation_id, f.subject_id, 1, 'OperationAccepted', 'ACCEPTED', NULL, NULL,
+                     jsonb_build_object('commandType', c.command_type)
+              FROM claimed c CROSS JOIN offered f
             ), existing AS (
               SELECT o.id, o.payload_hash, o.command_type, o.status, o.created_at, o.updated_at, false AS created
               FROM operation o JOIN offered f ON o.subject_id = f.subject_id AND o.operation_id = f.operation_id

@@ -6,6 +6,8 @@ import dev.opledger.claim.TransitionRecord;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationStatus;
 import dev.opledger.operation.SubjectId;
+import dev.opledger.outbox.EventType;
+import dev.opledger.outbox.OutboxRow;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -23,7 +25,8 @@ import org.springframework.stereotype.Repository;
 
 /**
  * The status changes of operations, each one statement that changes the row and writes its
- * transition, in autocommit: nothing can change a status without leaving its transition.
+ * transition and its event (an outbox row, {@link OutboxRow}), in autocommit: nothing can change a
+ * status without leaving its transition and its event.
  */
 @Repository
 public class LifecycleStatements {
@@ -44,58 +47,82 @@ public class LifecycleStatements {
               LIMIT ?
             ), leased AS (
               UPDATE operation o SET status = 'RUNNING', lease_owner = ?, lease_expires_at = now() + ?::interval,
-                     run_count = o.run_count + 1, status_reason = NULL, updated_at = now()
+                     run_count = o.run_count + 1, status_reason = NULL, updated_at = now(),
+                     event_sequence = o.event_sequence + 1
               FROM candidates c WHERE o.id = c.id
               RETURNING o.id, o.subject_id, o.operation_id, o.command_type, o.command::text AS command, o.run_count,
-                        c.status AS previous_status, c.previous_owner
+                        o.event_sequence, c.status AS previous_status, c.previous_owner
             ), transition AS (
               INSERT INTO operation_transition (operation_ref, from_status, to_status, node_id, reason)
               SELECT id, previous_status, 'RUNNING', ?,
                      CASE WHEN previous_status = 'RUNNING' THEN 'taken over: the lease of ' || previous_owner || ' expired' END
               FROM leased
+            ), event AS (
+              %s
+              SELECT id, operation_id, subject_id, event_sequence,
+                     CASE WHEN previous_status = 'RUNNING' THEN '%s' ELSE '%s' END, 'RUNNING', NULL, NULL,
+                     jsonb_build_object('runCount', run_count)
+              FROM leased
             )
             SELECT * FROM leased ORDER BY id
-            """;
+            """.formatted(OutboxRow.INSERT, EventType.OperationTakenOver, EventType.OperationRunning);
 
     private static final String FINISH = """
             WITH finished AS (
               UPDATE operation SET status = ?, status_reason = ?, lease_owner = NULL, lease_expires_at = NULL,
-                     updated_at = now()
+                     updated_at = now(), event_sequence = event_sequence + 1
               WHERE id = ? AND status = 'RUNNING' AND lease_owner = ?
-              RETURNING id
+              RETURNING id, operation_id, subject_id, event_sequence, status, status_reason
             ), transition AS (
               INSERT INTO operation_transition (operation_ref, from_status, to_status, node_id, reason)
               SELECT id, 'RUNNING', ?, ?, ? FROM finished
+            ), event AS (
+              %s
+              SELECT id, operation_id, subject_id, event_sequence, ?, status, NULL, NULL,
+                     jsonb_strip_nulls(jsonb_build_object('reason', status_reason))
+              FROM finished
             )
             SELECT count(*) FROM finished
-            """;
+            """.formatted(OutboxRow.INSERT);
 
     private static final String DECIDE = """
             WITH decided AS (
-              UPDATE operation SET status = ?, status_reason = ?, updated_at = now()
+              UPDATE operation SET status = ?, status_reason = ?, updated_at = now(), event_sequence = event_sequence + 1
               WHERE id = ? AND status = ? AND lease_owner IS NULL
-              RETURNING id
+              RETURNING id, operation_id, subject_id, event_sequence, status, status_reason
             ), transition AS (
               INSERT INTO operation_transition (operation_ref, from_status, to_status, node_id, reason)
               SELECT id, ?, ?, ?, ? FROM decided
+            ), event AS (
+              %s
+              SELECT id, operation_id, subject_id, event_sequence, ?, status, NULL, NULL,
+                     jsonb_strip_nulls(jsonb_build_object('reason', status_reason))
+              FROM decided
             )
             SELECT count(*) FROM decided
-            """;
+            """.formatted(OutboxRow.INSERT);
 
     private static final String DECIDE_APPROVAL = """
             WITH decided AS (
-              UPDATE operation SET status = 'ACCEPTED', status_reason = ?, updated_at = now()
+              UPDATE operation SET status = 'ACCEPTED', status_reason = ?, updated_at = now(),
+                     event_sequence = event_sequence + 1
               WHERE id = ? AND status = 'AWAITING_APPROVAL' AND lease_owner IS NULL
-              RETURNING id
+              RETURNING id, operation_id, subject_id, event_sequence
             ), approval AS (
               INSERT INTO operation_approval (operation_ref, decision, actor, reason)
               SELECT id, ?, ?, ? FROM decided
+              RETURNING decision
             ), transition AS (
               INSERT INTO operation_transition (operation_ref, from_status, to_status, node_id, reason)
               SELECT id, 'AWAITING_APPROVAL', 'ACCEPTED', ?, ? FROM decided
+            ), event AS (
+              %s
+              SELECT d.id, d.operation_id, d.subject_id, d.event_sequence, '%s', 'ACCEPTED', NULL, NULL,
+                     jsonb_build_object('decision', a.decision)
+              FROM decided d CROSS JOIN approval a
             )
             SELECT count(*) FROM decided
-            """;
+            """.formatted(OutboxRow.INSERT, EventType.ApprovalDecided);
 
     private final JdbcTemplate jdbc;
 
@@ -127,13 +154,14 @@ public class LifecycleStatements {
     }
 
     public boolean finishRun(long ref, String node, OperationStatus to, @Nullable String reason) {
-        Long finished = jdbc.queryForObject(FINISH, Long.class, to.name(), reason, ref, node, to.name(), node, reason);
+        Long finished = jdbc.queryForObject(FINISH, Long.class, to.name(), reason, ref, node, to.name(), node, reason,
+                EventType.entering(to).name());
         return finished != null && finished == 1;
     }
 
     public boolean decide(long ref, OperationStatus from, OperationStatus to, String actor, String reason) {
         Long decided = jdbc.queryForObject(DECIDE, Long.class, to.name(), reason, ref, from.name(), from.name(), to.name(),
-                "console:" + actor, reason);
+                "console:" + actor, reason, EventType.entering(to).name());
         return decided != null && decided == 1;
     }
 

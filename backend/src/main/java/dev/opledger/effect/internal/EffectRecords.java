@@ -4,6 +4,8 @@ import dev.opledger.classification.RepeatClass;
 import dev.opledger.effect.Effect;
 import dev.opledger.effect.EffectStatus;
 import dev.opledger.effect.RecordedEffect;
+import dev.opledger.outbox.EventType;
+import dev.opledger.outbox.OutboxRow;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
@@ -15,12 +17,30 @@ import org.springframework.stereotype.Repository;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
-/** The effect_record table; every write is one statement in autocommit, so it is durable when the call returns. */
+/**
+ * The effect_record table; every write is one statement in autocommit, so it is durable when the
+ * call returns, and writes the record's event in the same statement.
+ */
 @Repository
 public class EffectRecords {
 
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {
     };
+
+    /**
+     * Follows a {@code changed} CTE (the effect record as written, none when the write changed
+     * nothing): numbers the event on the operation's row and writes it; the type is the last parameter.
+     */
+    private static final String EVENT = """
+            , counted AS (
+              UPDATE operation o SET event_sequence = o.event_sequence + 1 FROM changed c WHERE o.id = c.operation_ref
+              RETURNING o.id, o.operation_id, o.subject_id, o.event_sequence
+            )
+            %s
+            SELECT o.id, o.operation_id, o.subject_id, o.event_sequence, ?, c.status, c.tool, c.step_key,
+                   jsonb_build_object('server', c.server, 'attempt', c.calls)
+            FROM counted o JOIN changed c ON c.operation_ref = o.id
+            """.formatted(OutboxRow.INSERT);
 
     private final JdbcTemplate jdbc;
     private final JsonMapper json;
@@ -54,29 +74,46 @@ public class EffectRecords {
                 maxText + 1, maxText + 1, operationRef);
     }
 
-    /** STARTED, committed before the call: a crash from here on leaves "outcome unknown" behind. */
+    /**
+     * STARTED, committed before the call: a crash from here on leaves "outcome unknown" behind.
+     * With its event ({@code AgentToolStarted}, one per call attempt), unless the step succeeded already.
+     */
     public void start(Effect effect, RepeatClass repeatClass, @Nullable String idempotencyKey, Map<String, Object> arguments) {
         jdbc.update("""
-                INSERT INTO effect_record (operation_ref, step_key, server, tool, repeat_class, status, idempotency_key,
-                                           arguments, calls)
-                VALUES (?, ?, ?, ?, ?, 'STARTED', ?, ?::jsonb, 1)
-                ON CONFLICT (operation_ref, step_key) DO UPDATE SET status = 'STARTED', repeat_class = excluded.repeat_class,
-                    calls = effect_record.calls + 1, error = NULL, finished_at = NULL
-                WHERE effect_record.status <> 'SUCCEEDED'
-                """, effect.operationRef(), effect.stepKey(), effect.tool().server(), effect.tool().tool(),
-                repeatClass.name(), idempotencyKey, json.writeValueAsString(arguments));
+                WITH changed AS (
+                  INSERT INTO effect_record (operation_ref, step_key, server, tool, repeat_class, status, idempotency_key,
+                                             arguments, calls)
+                  VALUES (?, ?, ?, ?, ?, 'STARTED', ?, ?::jsonb, 1)
+                  ON CONFLICT (operation_ref, step_key) DO UPDATE SET status = 'STARTED', repeat_class = excluded.repeat_class,
+                      calls = effect_record.calls + 1, error = NULL, finished_at = NULL
+                  WHERE effect_record.status <> 'SUCCEEDED'
+                  RETURNING operation_ref, step_key, server, tool, status, calls
+                )
+                """ + EVENT, effect.operationRef(), effect.stepKey(), effect.tool().server(), effect.tool().tool(),
+                repeatClass.name(), idempotencyKey, json.writeValueAsString(arguments), EventType.AgentToolStarted.name());
     }
 
+    /** SUCCEEDED with the result, and its event ({@code AgentToolCompleted}). */
     public void succeed(Effect effect, Map<String, Object> result) {
-        jdbc.update("UPDATE effect_record SET status = 'SUCCEEDED', result = ?::jsonb, error = NULL, finished_at = now() "
-                + "WHERE operation_ref = ? AND step_key = ?", json.writeValueAsString(result), effect.operationRef(),
-                effect.stepKey());
+        jdbc.update("""
+                WITH changed AS (
+                  UPDATE effect_record SET status = 'SUCCEEDED', result = ?::jsonb, error = NULL, finished_at = now()
+                  WHERE operation_ref = ? AND step_key = ?
+                  RETURNING operation_ref, step_key, server, tool, status, calls
+                )
+                """ + EVENT, json.writeValueAsString(result), effect.operationRef(), effect.stepKey(),
+                EventType.AgentToolCompleted.name());
     }
 
+    /** FAILED with the tool's error, and its event ({@code AgentToolFailed}), unless the step succeeded already. */
     public void fail(Effect effect, String error) {
-        jdbc.update("UPDATE effect_record SET status = 'FAILED', error = ?, finished_at = now() "
-                + "WHERE operation_ref = ? AND step_key = ? AND status <> 'SUCCEEDED'", error, effect.operationRef(),
-                effect.stepKey());
+        jdbc.update("""
+                WITH changed AS (
+                  UPDATE effect_record SET status = 'FAILED', error = ?, finished_at = now()
+                  WHERE operation_ref = ? AND step_key = ? AND status <> 'SUCCEEDED'
+                  RETURNING operation_ref, step_key, server, tool, status, calls
+                )
+                """ + EVENT, error, effect.operationRef(), effect.stepKey(), EventType.AgentToolFailed.name());
     }
 
     private static @Nullable String cut(@Nullable String text, int max) {

@@ -54,6 +54,8 @@ class ClaimStatementOwnRaceIT {
         shared.execute("CREATE TABLE " + SCHEMA + ".operation (LIKE public.operation" + like + ")");
         shared.execute("CREATE TABLE " + SCHEMA + ".operation_attempt (LIKE public.operation_attempt" + like + ")");
         shared.execute("CREATE TABLE " + SCHEMA + ".key_reuse_conflict (LIKE public.key_reuse_conflict" + like + ")");
+        shared.execute("CREATE TABLE " + SCHEMA + ".operation_transition (LIKE public.operation_transition" + like + ")");
+        shared.execute("CREATE TABLE " + SCHEMA + ".outbox_event (LIKE public.outbox_event" + like + ")");
         // indexes are updated in the order they were created: the sleep, then the arbiter, then the operationId index
         shared.execute("CREATE FUNCTION " + SCHEMA + ".after_a_pause(subject text) RETURNS text LANGUAGE plpgsql "
                 + "IMMUTABLE AS $$ BEGIN IF subject LIKE 'own-race-%' THEN PERFORM pg_sleep(1); END IF; RETURN subject; END $$");
@@ -102,5 +104,11 @@ class ClaimStatementOwnRaceIT {
         assertThat(jdbc.queryForList("SELECT a.outcome FROM operation_attempt a JOIN operation o ON o.id = a.operation_ref "
                 + "WHERE o.operation_id = ? ORDER BY a.id", String.class, operationId.value()))
                 .containsExactly("CLAIMED", "REPLAYED");
+        // the claim that failed on the index and ran again as a replay left no event nor transition
+        assertThat(jdbc.queryForList("SELECT e.sequence || ' ' || e.type FROM outbox_event e JOIN operation o "
+                + "ON o.id = e.operation_ref WHERE o.operation_id = ?", String.class, operationId.value()))
+                .containsExactly("1 OperationAccepted");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM operation_transition t JOIN operation o ON o.id = t.operation_ref "
+                + "WHERE o.operation_id = ?", Long.class, operationId.value())).isEqualTo(1);
     }
 }

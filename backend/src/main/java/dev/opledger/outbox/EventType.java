@@ -1,0 +1,47 @@
+package dev.opledger.outbox;
+
+import dev.opledger.operation.OperationStatus;
+
+/**
+ * The types of the ledger's events, as they appear on Kafka ({@code type}, {@code ce_type}) and
+ * in {@code docs/events.md}: the constants are named as the wire names, so a rename is a
+ * contract change the compiler shows everywhere.
+ */
+public enum EventType {
+    /** The claim committed a new operation (sequence 1). */
+    OperationAccepted,
+    /** A worker leased an ACCEPTED operation and runs it. */
+    OperationRunning,
+    /** A worker leased a RUNNING operation whose lease had expired (its node died or stalled). */
+    OperationTakenOver,
+    /** The run stopped before an effect that needs a person's approval. */
+    ApprovalRequested,
+    /** A person approved or rejected; the operation is ACCEPTED again and its run goes on. */
+    ApprovalDecided,
+    /** A person sent an operation back to the workers other than by an approval. */
+    OperationRequeued,
+    /** A call attempt of a tool is about to be made (one per attempt). */
+    AgentToolStarted,
+    /** A tool call's outcome: it succeeded (or a check found it had landed). */
+    AgentToolCompleted,
+    /** A tool call's outcome: the tool answered with an error. */
+    AgentToolFailed,
+    OperationSucceeded,
+    OperationFailed,
+    /** Stopped where repeating an effect could duplicate it; a person decides. */
+    OperationNeedsReview,
+    OperationCancelled;
+
+    /** The event of a change into {@code status} that is neither the claim, a lease nor an approval decision. */
+    public static EventType entering(OperationStatus status) {
+        return switch (status) {
+            case ACCEPTED -> OperationRequeued;
+            case RUNNING -> OperationRunning;
+            case AWAITING_APPROVAL -> ApprovalRequested;
+            case SUCCEEDED -> OperationSucceeded;
+            case FAILED -> OperationFailed;
+            case CANCELLED -> OperationCancelled;
+            case NEEDS_REVIEW -> OperationNeedsReview;
+        };
+    }
+}

@@ -1,0 +1,11 @@
+package dev.opledger.outbox.internal;
+
+import java.time.Instant;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+
+/** One outbox row as the relay publishes it; {@code payload} is the type's own fields, a JSON object. */
+record OutboxEvent(long id, long operationRef, UUID eventId, UUID operationId, String subjectId, int sequence,
+        String type, String status, @Nullable String tool, @Nullable String stepKey, Instant occurredAt,
+        String payload) {
+}

@@ -1,0 +1,91 @@
+package dev.opledger.outbox.internal;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * One batch of the elected relay, in one database transaction: renew the election (which locks
+ * its row: no takeover until this transaction ends), lock the next unpublished rows, publish them
+ * in one Kafka transaction, mark them published under the epoch. If anything fails the database
+ * transaction rolls back and the rows stay unpublished; if Kafka committed before that, the
+ * events are published again by the next batch (consumers dedupe on eventId).
+ */
+final class RelayBatch {
+
+    /** What a batch did. */
+    sealed interface Result {
+        /** The events published (none when the outbox had none). */
+        record Published(List<OutboxEvent> events) implements Result {
+        }
+
+        /** The election was lost (expired and taken over): this relay must stop publishing. */
+        record Lost() implements Result {
+        }
+    }
+
+    private final TransactionTemplate transactions;
+    private final JdbcTemplate jdbc;
+    private final RelayElection election;
+    private final OutboxRows rows;
+    private final CloudEventRecords records;
+    private final EventsProperties properties;
+
+    RelayBatch(TransactionTemplate transactions, JdbcTemplate jdbc, RelayElection election, OutboxRows rows,
+            CloudEventRecords records, EventsProperties properties) {
+        this.transactions = transactions;
+        this.jdbc = jdbc;
+        this.election = election;
+        this.rows = rows;
+        this.records = records;
+        this.properties = properties;
+    }
+
+    Result publishNext(long epoch, Producer<String, byte[]> producer) {
+        return transactions.execute(status -> {
+            if (!election.renew(epoch, properties.relayLease())) {
+                return new Result.Lost();
+            }
+            // A relay stalled in the middle of a batch (GC pause, SIGSTOP) would hold the election's
+            // row lock: PostgreSQL ends its session after the lease, so another node can take over.
+            jdbc.execute("SET LOCAL idle_in_transaction_session_timeout = " + properties.relayLease().toMillis());
+            List<OutboxEvent> events = rows.lockUnpublished(properties.batchSize());
+            if (events.isEmpty()) {
+                return new Result.Published(events);
+            }
+            publish(producer, events);
+            rows.markPublished(events.stream().map(OutboxEvent::id).toList(), epoch);
+            return new Result.Published(events);
+        });
+    }
+
+    private void publish(Producer<String, byte[]> producer, List<OutboxEvent> events) {
+        producer.beginTransaction();
+        try {
+            events.forEach(event -> producer.send(records.of(event)));
+            producer.commitTransaction();
+        } catch (ProducerFencedException e) {
+            throw e; // another relay's producer took the transactional id: nothing to abort
+        } catch (KafkaException e) {
+            abortQuietly(producer, e);
+            throw e;
+        }
+    }
+
+    private static void abortQuietly(Producer<String, byte[]> producer, KafkaException cause) {
+        try {
+            producer.abortTransaction();
+        } catch (KafkaException e) {
+            cause.addSuppressed(e);
+        }
+    }
+
+    static Duration lag(OutboxEvent event) {
+        return Duration.between(event.occurredAt(), Instant.now());
+    }
+}

@@ -1,0 +1,56 @@
+package dev.opledger.outbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.opledger.testing.EventSchema;
+import java.util.Arrays;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The event schema is valid JSON Schema 2020-12, lists every type the code writes, and refuses what breaks the contract. */
+class EventSchemaTest {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private static ObjectNode started() {
+        return (ObjectNode) JSON.readTree("""
+                {"eventId": "%s", "operationId": "%s", "subjectId": "alice", "type": "AgentToolStarted",
+                 "sequence": 3, "status": "STARTED", "tool": "reserve_inventory", "stepKey": "reserve",
+                 "occurredAt": "2026-12-01T10:00:00.123456Z", "server": "reference", "attempt": 1}
+                """.formatted(UUID.randomUUID(), UUID.randomUUID()));
+    }
+
+    @Test
+    void isAValidSchemaThatListsEveryEventType() {
+        assertThat(EventSchema.metaErrors()).isEmpty();
+        JsonNode types = EventSchema.node().get("properties").get("type").get("enum");
+        assertThat(types.valueStream().map(JsonNode::asString).toList())
+                .containsExactlyInAnyOrderElementsOf(Arrays.stream(EventType.values()).map(Enum::name).toList());
+    }
+
+    @Test
+    void acceptsAToolEventAndRefusesOneThatBreaksTheContract() {
+        assertThat(EventSchema.errors(started())).isEmpty();
+        assertThat(EventSchema.errors(started().put("status", "SUCCEEDED"))).isNotEmpty();
+        assertThat(EventSchema.errors(started().putNull("tool"))).isNotEmpty();
+        assertThat(EventSchema.errors(started().put("sequence", 0))).isNotEmpty();
+        assertThat(EventSchema.errors(started().put("type", "SomethingHappened"))).isNotEmpty();
+        assertThat(EventSchema.errors(started().put("occurredAt", "yesterday"))).isNotEmpty();
+        assertThat(EventSchema.errors(started().put("payloadHash", "00"))).isNotEmpty();
+    }
+
+    @Test
+    void refusesToolFieldsOnAnOperationEvent() {
+        ObjectNode succeeded = started().put("type", "OperationSucceeded").put("status", "SUCCEEDED");
+        succeeded.putNull("tool");
+        succeeded.putNull("stepKey");
+        succeeded.remove("server");
+        succeeded.remove("attempt");
+        assertThat(EventSchema.errors(succeeded)).isEmpty();
+        assertThat(EventSchema.errors(succeeded.deepCopy().put("attempt", 1))).isNotEmpty();
+        assertThat(EventSchema.errors(succeeded.deepCopy().put("tool", "reserve_inventory"))).isNotEmpty();
+    }
+}
