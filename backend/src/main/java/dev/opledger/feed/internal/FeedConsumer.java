@@ -1,5 +1,6 @@
 package dev.opledger.feed.internal;
 
+import dev.opledger.operation.OperationMdc;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -20,7 +21,6 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.MDC;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -128,8 +128,7 @@ final class FeedConsumer implements SmartLifecycle {
     private boolean applyUntilFailure(Consumer<String, byte[]> consumer, TopicPartition partition,
             List<ConsumerRecord<String, byte[]>> records, Map<TopicPartition, OffsetAndMetadata> done) {
         for (ConsumerRecord<String, byte[]> record : records) {
-            MDC.put("operationId", record.key());
-            try {
+            try (var ignored = OperationMdc.put(record.key())) {
                 apply(record);
                 done.put(partition, new OffsetAndMetadata(record.offset() + 1));
             } catch (RuntimeException e) {
@@ -138,8 +137,6 @@ final class FeedConsumer implements SmartLifecycle {
                         e.toString());
                 consumer.seek(partition, record.offset());
                 return false;
-            } finally {
-                MDC.remove("operationId");
             }
         }
         return true;
