@@ -13,7 +13,7 @@ import org.springframework.stereotype.Service;
 
 /**
  * Where every status change of an operation happens, each in one statement that also writes its
- * transition row (the outbox will add its event to the same statement). Workers lease operations
+ * transition row and its outbox event. Workers lease operations
  * with {@code FOR UPDATE SKIP LOCKED} and keep them with heartbeats; a lease that expired is taken
  * over by the next worker that asks.
  *
