@@ -3,6 +3,11 @@ package dev.opledger.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.opledger.OpledgerApplication;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 import org.springframework.modulith.core.ApplicationModule;
 import org.junit.jupiter.api.Test;
 import org.springframework.modulith.core.ApplicationModules;
@@ -15,6 +20,31 @@ import org.springframework.modulith.docs.Documenter;
  */
 class ModularityTests {
 
+    /**
+     * The modules each module may use, following the path (ARCHITECTURE.md): a stage sees the
+     * stages before it and the kernel ({@code operation}), never one after it, so a new stage
+     * cannot reach into another's tables by calling its code. A module missing here fails the
+     * test: a new module declares what it may use.
+     */
+    private static final Map<String, Set<String>> ALLOWED = Map.ofEntries(
+            Map.entry("operation", Set.of()),
+            Map.entry("audit", Set.of("operation")),
+            Map.entry("outbox", Set.of("operation")),
+            Map.entry("feed", Set.of("operation")),
+            Map.entry("mcp", Set.of("operation")),
+            Map.entry("attest", Set.of("audit", "operation")),
+            Map.entry("claim", Set.of("audit", "operation", "outbox")),
+            Map.entry("classification", Set.of("mcp", "operation")),
+            Map.entry("effect", Set.of("classification", "mcp", "operation", "outbox")),
+            Map.entry("graph", Set.of("claim", "effect", "operation")),
+            Map.entry("checkout", Set.of("claim", "effect", "graph", "mcp", "operation")),
+            Map.entry("api", Set.of("attest", "claim", "graph", "operation")),
+            Map.entry("node", Set.of("audit", "operation")),
+            // reference-tools (its own Maven module, embedded by the local run) uses nothing of the node
+            Map.entry("tools", Set.of()),
+            Map.entry("ui", Set.of("attest", "audit", "claim", "classification", "effect", "graph", "operation",
+                    "tools")));
+
     private final ApplicationModules modules = ApplicationModules.of(OpledgerApplication.class,
             ProductionCode.TEST_CODE);
 
@@ -22,7 +52,28 @@ class ModularityTests {
     void findsEveryStageAsAModule() {
         assertThat(modules.stream().map(ApplicationModule::getIdentifier).map(Object::toString))
                 .contains("operation", "attest", "claim", "api", "audit", "node", "graph", "effect", "classification", "mcp", "outbox",
-                        "feed", "ui");
+                        "feed", "checkout", "ui");
+    }
+
+    @Test
+    void everyModuleUsesOnlyTheModulesItDeclares() {
+        Map<String, Set<String>> undeclared = new TreeMap<>();
+        modules.stream().forEach(module -> {
+            String name = module.getIdentifier().toString();
+            Set<String> allowed = ALLOWED.get(name);
+            Set<String> used = module.getDirectDependencies(modules).uniqueModules()
+                    .map(target -> target.getIdentifier().toString())
+                    .collect(Collectors.toCollection(TreeSet::new));
+            if (allowed == null) {
+                undeclared.put(name + " (not declared in ALLOWED)", used);
+            } else {
+                used.removeAll(allowed);
+                if (!used.isEmpty()) {
+                    undeclared.put(name, used);
+                }
+            }
+        });
+        assertThat(undeclared).as("modules using modules they do not declare").isEmpty();
     }
 
     @Test
