@@ -3,6 +3,7 @@ package dev.opledger.claim.internal;
 import dev.opledger.claim.ApprovalDecision;
 import dev.opledger.claim.LeasedOperation;
 import dev.opledger.claim.TransitionRecord;
+import dev.opledger.operation.Fence;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationStatus;
 import dev.opledger.operation.SubjectId;
@@ -47,11 +48,11 @@ public class LifecycleStatements {
               LIMIT ?
             ), leased AS (
               UPDATE operation o SET status = 'RUNNING', lease_owner = ?, lease_expires_at = now() + ?::interval,
-                     run_count = o.run_count + 1, status_reason = NULL, updated_at = now(),
-                     event_sequence = o.event_sequence + 1
+                     run_count = o.run_count + 1, lease_epoch = o.lease_epoch + 1, status_reason = NULL,
+                     updated_at = now(), event_sequence = o.event_sequence + 1
               FROM candidates c WHERE o.id = c.id
               RETURNING o.id, o.subject_id, o.operation_id, o.command_type, o.command::text AS command, o.run_count,
-                        o.event_sequence, c.status AS previous_status, c.previous_owner
+                        o.lease_epoch, o.event_sequence, c.status AS previous_status, c.previous_owner
             ), transition AS (
               INSERT INTO operation_transition (operation_ref, from_status, to_status, node_id, reason)
               SELECT id, previous_status, 'RUNNING', ?,
@@ -191,8 +192,9 @@ public class LifecycleStatements {
     }
 
     private static LeasedOperation leased(ResultSet row) throws SQLException {
-        return new LeasedOperation(row.getLong("id"), new SubjectId(row.getString("subject_id")),
-                new OperationId(row.getObject("operation_id", UUID.class)), row.getString("command_type"),
+        var fence = new Fence(new OperationId(row.getObject("operation_id", UUID.class)), row.getLong("lease_epoch"));
+        return new LeasedOperation(row.getLong("id"), new SubjectId(row.getString("subject_id")), fence,
+                row.getString("command_type"),
                 row.getString("command"), row.getInt("run_count"), OperationStatus.valueOf(row.getString("previous_status")));
     }
 

@@ -7,6 +7,7 @@ import dev.opledger.claim.LeasedOperation;
 import dev.opledger.graph.ExecutionOutcome;
 import dev.opledger.graph.LeaseGuard;
 import dev.opledger.graph.OperationType;
+import dev.opledger.operation.Fence;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationStatus;
 import dev.opledger.operation.SubjectId;
@@ -39,7 +40,7 @@ class GraphOperationExecutorTest {
     }
 
     private static LeasedOperation leased(String type) {
-        return new LeasedOperation(7, new SubjectId("alice"), OperationId.random(), type,
+        return new LeasedOperation(7, new SubjectId("alice"), new Fence(OperationId.random(), 1), type,
                 "{\"type\":\"" + type + "\",\"arguments\":{}}", 1, OperationStatus.ACCEPTED);
     }
 
