@@ -131,9 +131,9 @@ class WorkerIT {
         assertThat(takenOver).extracting(LeasedOperation::operationId).contains(id);
 
         assertThat(sawLoss.await(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-        long ref = takenOver.stream().filter(o -> o.operationId().equals(id)).findFirst().orElseThrow().ref();
-        assertThat(lifecycle.finishRun(ref, "slow-node", OperationStatus.FAILED, "late")).isFalse();
-        assertThat(lifecycle.finishRun(ref, "other-node", OperationStatus.SUCCEEDED, null)).isTrue();
+        var fence = takenOver.stream().filter(o -> o.operationId().equals(id)).findFirst().orElseThrow().fence();
+        assertThat(lifecycle.finishRun(fence, "slow-node", OperationStatus.FAILED, "late")).isFalse();
+        assertThat(lifecycle.finishRun(fence, "other-node", OperationStatus.SUCCEEDED, null)).isTrue();
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(status(subject, id)).isEqualTo("SUCCEEDED"));
     }
 
@@ -172,7 +172,7 @@ class WorkerIT {
                 .filter(o -> o.operationId().equals(id)).findFirst().orElseThrow();
 
         assertThat(lifecycle.decide(leased.ref(), OperationStatus.RUNNING, OperationStatus.CANCELLED, "admin", "no")).isFalse();
-        assertThat(lifecycle.finishRun(leased.ref(), "node-x", OperationStatus.AWAITING_APPROVAL, "amount over limit")).isTrue();
+        assertThat(lifecycle.finishRun(leased.fence(), "node-x", OperationStatus.AWAITING_APPROVAL, "amount over limit")).isTrue();
         assertThat(lifecycle.decide(leased.ref(), OperationStatus.AWAITING_APPROVAL, OperationStatus.ACCEPTED, "admin",
                 "approved")).isTrue();
         assertThat(lifecycle.decide(leased.ref(), OperationStatus.AWAITING_APPROVAL, OperationStatus.ACCEPTED, "admin",
@@ -193,8 +193,8 @@ class WorkerIT {
         long rejected = leased.get(1).ref();
 
         assertThat(lifecycle.approve(approved, "admin", null)).as("not awaiting approval yet").isFalse();
-        for (long ref : List.of(approved, rejected)) {
-            assertThat(lifecycle.finishRun(ref, "node-y", OperationStatus.AWAITING_APPROVAL, "amount over limit")).isTrue();
+        for (LeasedOperation run : leased) {
+            assertThat(lifecycle.finishRun(run.fence(), "node-y", OperationStatus.AWAITING_APPROVAL, "amount over limit")).isTrue();
         }
         assertThat(lifecycle.approve(approved, "admin", "known customer")).isTrue();
         assertThat(lifecycle.reject(approved, "support", "changed my mind")).as("decided already").isFalse();

@@ -50,7 +50,7 @@ class GraphOperationExecutorTest {
                 type("refund", new ExecutionOutcome.Failed("no"))));
         var operation = leased("checkout");
 
-        var outcome = executor.execute(operation, () -> true);
+        var outcome = executor.execute(operation, LeaseGuard.of(operation.fence()));
 
         assertThat(outcome).isEqualTo(new ExecutionOutcome.Succeeded());
         assertThat(ran).containsExactly(operation);
@@ -60,7 +60,8 @@ class GraphOperationExecutorTest {
     void anOperationOfAnUnknownTypeFailsWithTheReasonAndRunsNothing() {
         var executor = new GraphOperationExecutor(List.of(type("checkout", new ExecutionOutcome.Succeeded())));
 
-        var outcome = executor.execute(leased("teleport"), () -> true);
+        var teleport = leased("teleport");
+        var outcome = executor.execute(teleport, LeaseGuard.of(teleport.fence()));
 
         assertThat(outcome).isEqualTo(new ExecutionOutcome.Failed(
                 "unknown operation type 'teleport': this node runs [checkout]"));
