@@ -16,8 +16,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * How a checkout step makes its effect: only while the lease is held, always through the effect
- * gateway under the step's key, and with the gateway's outcome turned into the step's result or
- * into the operation's end (refused → FAILED, needs review → NEEDS_REVIEW).
+ * gateway under the step's key and the lease's fence, and with the gateway's outcome turned into
+ * the step's result or into the operation's end (refused → FAILED, needs review → NEEDS_REVIEW,
+ * a record refused for a lost lease → the run stops).
  */
 final class CheckoutEffects {
 
@@ -39,16 +40,17 @@ final class CheckoutEffects {
     Map<String, Object> perform(CheckoutRun run, CheckoutStep step, String tool, Map<String, Object> arguments,
             @Nullable EffectCheck check) {
         if (!run.lease().held()) {
-            throw new CheckoutStoppedException(new ExecutionOutcome.LeaseLost());
+            throw new CheckoutStoppedException(new ExecutionOutcome.LeaseLost("the heartbeat found lease "
+                    + run.lease().fence() + " lost before step " + step.key()));
         }
-        var effect = new Effect(run.operationRef(), run.operationId(), step.key(), new ToolRef(server, tool), arguments,
-                check);
+        var effect = new Effect(run.lease().fence(), step.key(), new ToolRef(server, tool), arguments, check);
         return switch (gateway.perform(effect)) {
             case EffectOutcome.Done done -> done.result();
             case EffectOutcome.Refused refused ->
                     throw CheckoutStoppedException.failed(step.key() + ": " + tool + " refused: " + refused.error());
             case EffectOutcome.NeedsReview review ->
                     throw new CheckoutStoppedException(new ExecutionOutcome.NeedsReview(step.key() + ": " + review.reason()));
+            case EffectOutcome.LeaseLost lost -> throw new CheckoutStoppedException(new ExecutionOutcome.LeaseLost(lost.refused()));
         };
     }
 

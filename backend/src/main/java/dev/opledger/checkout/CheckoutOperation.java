@@ -75,17 +75,18 @@ class CheckoutOperation implements OperationType {
         } catch (IllegalArgumentException e) {
             return new ExecutionOutcome.Failed("the checkout's arguments cannot be run: " + e.getMessage());
         }
-        var run = new CheckoutRun(operation.ref(), operation.operationId(), lease);
+        var run = new CheckoutRun(operation.ref(), lease);
         runs.begin(run);
         try {
-            return outcome(runner.run(operation.operationId(), arguments.asState()));
+            return outcome(runner.run(lease, arguments.asState()));
         } catch (GraphRunFailedException e) {
             if (e.getCause() instanceof CheckoutStoppedException stopped) {
                 return stopped.outcome();
             }
             throw e;
         } catch (CheckpointConflictException e) {
-            return new ExecutionOutcome.LeaseLost();
+            // refused for a lost lease, or the thread moved on under another writer: either way another node has it
+            return new ExecutionOutcome.LeaseLost(e.getMessage());
         } finally {
             runs.end(run);
         }

@@ -1,6 +1,7 @@
 package dev.opledger.claim;
 
 import dev.opledger.claim.internal.LifecycleStatements;
+import dev.opledger.operation.Fence;
 import dev.opledger.operation.OperationStatus;
 import java.time.Duration;
 import java.util.Collection;
@@ -40,23 +41,24 @@ public class LifecycleService {
         return statements.lease(node, max, lease);
     }
 
-    /** Extends the node's leases; returns the refs it still holds (a lease it lost is missing). */
-    public Set<Long> heartbeat(String node, Collection<Long> refs, Duration lease) {
-        if (refs.isEmpty()) {
+    /** Extends the node's leases, each in its own epoch; returns those it still holds (a lease it lost is missing). */
+    public Set<Fence> heartbeat(String node, Collection<Fence> fences, Duration lease) {
+        if (fences.isEmpty()) {
             return Set.of();
         }
-        return statements.heartbeat(node, refs, lease);
+        return statements.heartbeat(node, fences, lease);
     }
 
     /**
-     * Ends a run the node holds: RUNNING → {@code to}, the lease released. False when the node no
-     * longer holds the lease (another node took the operation over): the caller must stop.
+     * Ends a run the node holds in the fence's epoch: RUNNING → {@code to}, the lease released.
+     * False, and nothing written, when the node no longer holds that lease (another node took the
+     * operation over): the caller must stop.
      */
-    public boolean finishRun(long ref, String node, OperationStatus to, @Nullable String reason) {
+    public boolean finishRun(Fence fence, String node, OperationStatus to, @Nullable String reason) {
         if (to == OperationStatus.RUNNING || to == OperationStatus.ACCEPTED) {
             throw new IllegalArgumentException("a run ends in a status other than " + to);
         }
-        return statements.finishRun(ref, node, to, reason);
+        return statements.finishRun(fence, node, to, reason);
     }
 
     /** A person's decision on an operation that no worker holds: {@code from} → {@code to}. */

@@ -27,6 +27,8 @@ import org.springframework.stereotype.Service;
  * idempotent: call; keyed: call with the same idempotency key; check-then-write: read first and
  * write only if the effect has not landed; never-repeat: after an unknown outcome, do not call,
  * ask a person. STARTED is committed before each call, the outcome after it, before returning.
+ * Every record is fenced by the effect's lease epoch: when the database refuses STARTED (another
+ * node took the operation over) the tool is not called, and the outcome is {@code LeaseLost}.
  */
 @Service
 public class EffectGateway {
@@ -61,7 +63,7 @@ public class EffectGateway {
     }
 
     private EffectOutcome performFor(Effect effect) {
-        Optional<EffectRecord> recorded = records.find(effect.operationRef(), effect.stepKey());
+        Optional<EffectRecord> recorded = records.find(effect.operationId(), effect.stepKey());
         if (recorded.isPresent() && recorded.get().succeeded()) {
             return new EffectOutcome.Done(recorded.get().result() == null ? Map.of() : recorded.get().result(), true);
         }
@@ -87,7 +89,9 @@ public class EffectGateway {
                     return landed.get();
                 }
             }
-            records.start(effect, repeatClass, key, arguments);
+            if (!records.start(effect, repeatClass, key, arguments)) {
+                return leaseLost(effect, "its STARTED record before call " + call);
+            }
             crash.at(Point.BEFORE_EFFECT_CALL, effect.stepKey());
             ToolReply reply;
             try {
@@ -105,10 +109,14 @@ public class EffectGateway {
             }
             crash.at(Point.AFTER_TOOL_COMMIT, effect.stepKey());
             if (reply.error()) {
-                records.fail(effect, reply.text());
+                if (!records.fail(effect, reply.text())) {
+                    return leaseLost(effect, "its FAILED record after call " + call);
+                }
                 return new EffectOutcome.Refused(reply.text());
             }
-            records.succeed(effect, reply.content());
+            if (!records.succeed(effect, reply.content())) {
+                return leaseLost(effect, "its SUCCEEDED record after call " + call);
+            }
             crash.at(Point.AFTER_EFFECT_RECORD, effect.stepKey());
             return new EffectOutcome.Done(reply.content(), false);
         }
@@ -120,7 +128,9 @@ public class EffectGateway {
         try {
             Optional<Map<String, Object>> landed = effect.check().landed();
             if (landed.isPresent()) {
-                records.succeed(effect, landed.get());
+                if (!records.succeed(effect, landed.get())) {
+                    return Optional.of(leaseLost(effect, "its SUCCEEDED record after the check"));
+                }
                 return Optional.of(new EffectOutcome.Done(landed.get(), true));
             }
             return Optional.empty();
@@ -128,6 +138,12 @@ public class EffectGateway {
             return Optional.of(needsReview(effect, "cannot check whether step " + effect.stepKey() + " of "
                     + effect.tool() + " landed (" + e.getMessage() + ")"));
         }
+    }
+
+    /** Said once, by the worker that ends the run; the gateway only names what was refused. */
+    private static EffectOutcome leaseLost(Effect effect, String record) {
+        return new EffectOutcome.LeaseLost("step " + effect.stepKey() + " of " + effect.tool().tool() + ": " + record
+                + " was refused in lease " + effect.fence());
     }
 
     private static Map<String, Object> arguments(Effect effect, RepeatClass repeatClass) {

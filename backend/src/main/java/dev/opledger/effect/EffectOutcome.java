@@ -20,4 +20,12 @@ public sealed interface EffectOutcome {
     /** Going on could duplicate the effect, or its outcome could not be learnt: a person decides. */
     record NeedsReview(String reason) implements EffectOutcome {
     }
+
+    /**
+     * The database refused a record of the effect: the operation is no longer RUNNING in the
+     * effect's lease epoch (another node took it over, or it ended). Refused before the call, no
+     * tool was called; refused after it, the outcome is left to the new holder, as unknown.
+     */
+    record LeaseLost(String refused) implements EffectOutcome {
+    }
 }

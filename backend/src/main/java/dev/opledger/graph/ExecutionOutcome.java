@@ -17,7 +17,11 @@ public sealed interface ExecutionOutcome {
     record AwaitingApproval(String reason) implements ExecutionOutcome {
     }
 
-    /** The lease was lost to another node: nothing to record, that node goes on. */
-    record LeaseLost() implements ExecutionOutcome {
+    /**
+     * The lease was lost to another node: nothing to record, that node goes on.
+     *
+     * @param refused what stopped the run: the write the database refused, or the heartbeat's finding
+     */
+    record LeaseLost(String refused) implements ExecutionOutcome {
     }
 }

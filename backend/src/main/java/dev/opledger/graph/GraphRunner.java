@@ -51,6 +51,21 @@ public final class GraphRunner<S extends AgentState> {
         });
     }
 
+    /**
+     * As {@link #run(OperationId, Map)}, for a worker holding the operation's lease: every
+     * checkpoint of the run is written only while the operation is RUNNING in the lease's epoch;
+     * once it is not, the run ends with {@link CheckpointFencedException} and writes nothing more.
+     */
+    public RunOutcome run(LeaseGuard lease, Map<String, Object> input) {
+        OperationId operationId = lease.fence().operationId();
+        return exclusively(operationId, () -> {
+            saver.fenceWith(lease);
+            RunnableConfig config = config(operationId, null);
+            boolean started = saver.get(config).isPresent();
+            return execute(operationId, started ? GraphInput.resume() : GraphInput.args(input), config);
+        });
+    }
+
     /** Continues from the newest checkpoint: the node it names next runs from its start. */
     public RunOutcome resume(OperationId operationId) {
         return exclusively(operationId, () -> {

@@ -1,8 +1,31 @@
 package dev.opledger.graph;
 
-/** Whether the worker still holds an operation's lease (heartbeats renew it; another node may take it over). */
-@FunctionalInterface
+import dev.opledger.operation.Fence;
+
+/**
+ * The lease a run holds: its fence, which every write of the run carries (the database refuses a
+ * write whose epoch is no longer the operation's), and whether the worker's heartbeats still find
+ * it held, so a run stops before its next effect rather than at its next refused write.
+ */
 public interface LeaseGuard {
 
+    /** The operationId and the epoch of the lease, as it is now (a lease the node renewed has the next epoch). */
+    Fence fence();
+
     boolean held();
+
+    /** A lease that is never lost, for running a graph outside a worker (tests, tools). */
+    static LeaseGuard of(Fence fence) {
+        return new LeaseGuard() {
+            @Override
+            public Fence fence() {
+                return fence;
+            }
+
+            @Override
+            public boolean held() {
+                return true;
+            }
+        };
+    }
 }

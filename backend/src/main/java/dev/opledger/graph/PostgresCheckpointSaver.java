@@ -6,9 +6,12 @@ import dev.opledger.graph.internal.StoredCheckpoint;
 import dev.opledger.graph.internal.ThreadPositions;
 import dev.opledger.graph.internal.ThreadPositions.Position;
 import dev.opledger.operation.OperationId;
+import dev.opledger.operation.Fence;
 import java.util.Collection;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 import org.bsc.langgraph4j.RunnableConfig;
 import org.bsc.langgraph4j.checkpoint.BaseCheckpointSaver;
@@ -38,13 +41,17 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * {@link CheckpointConflictException} and writes nothing, so two nodes running one thread by
  * mistake cannot fork or interleave its history: the later writer fails. What the saver does
  * not do is keep them from both running nodes: the worker's lease must (and effects must go
- * through the effect gateway, as any node may run again). Within one JVM, one saver serves many
+ * through the effect gateway, as any node may run again). A thread run under a lease
+ * ({@link #fenceWith}) is fenced too: a put is accepted only while the operation is RUNNING in the
+ * lease's epoch, else it throws {@link CheckpointFencedException} and writes nothing, so a node
+ * whose lease was taken over cannot add to the history. Within one JVM, one saver serves many
  * threads but must not run the same thread twice at once ({@link GraphRunner} refuses that).
  */
 public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
 
     private final CheckpointTable table;
     private final ThreadPositions positions = new ThreadPositions();
+    private final Map<UUID, LeaseGuard> leases = new ConcurrentHashMap<>();
 
     public PostgresCheckpointSaver(DataSource dataSource) {
         this.table = new CheckpointTable(new JdbcTemplate(dataSource));
@@ -78,8 +85,11 @@ public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
         UUID parent = config.checkPointId().map(PostgresCheckpointSaver::checkpointId)
                 .orElse(seen.map(Position::base).orElse(null));
         UUID expectedHead = seen.map(Position::head).orElse(null);
+        LeaseGuard lease = leases.get(thread);
+        @Nullable Fence fence = lease == null ? null : lease.fence();
         var append = new CheckpointTable.Append(id, checkpoint.getNodeId(), checkpoint.getNextNodeId(),
-                StateJson.write(checkpoint.getState()), parent, seen.isPresent(), expectedHead);
+                StateJson.write(checkpoint.getState()), parent, seen.isPresent(), expectedHead,
+                fence == null ? null : fence.epoch());
         Optional<Integer> seq;
         try {
             seq = table.append(thread, append);
@@ -87,6 +97,9 @@ public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
             throw new CheckpointConflictException(thread, "thread " + thread + ": another writer appended at the same "
                     + "position, or checkpoint " + id + " is already stored; checkpoint after node "
                     + checkpoint.getNodeId() + " not written", e);
+        }
+        if (seq.isEmpty() && fence != null && !table.fenceHolds(thread, fence.epoch())) {
+            throw new CheckpointFencedException(fence, checkpoint.getNodeId());
         }
         if (seq.isEmpty()) {
             throw new CheckpointConflictException(thread, "thread " + thread + " moved on since this saver saw "
@@ -105,9 +118,15 @@ public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
         return new Tag(threadId(config), released);
     }
 
-    /** Drops what this saver remembers of the thread; its next read starts afresh. */
+    /** Until {@link #forget}, every put on the lease's operation is conditional on the lease's (current) epoch. */
+    void fenceWith(LeaseGuard lease) {
+        leases.put(lease.fence().operationId().value(), lease);
+    }
+
+    /** Drops what this saver remembers of the thread, its lease included; its next read starts afresh. */
     void forget(OperationId operationId) {
         positions.forget(operationId.value());
+        leases.remove(operationId.value());
     }
 
     CheckpointTable table() {

@@ -178,7 +178,7 @@ class ApprovalServiceIT {
         OperationId operation = Operations.claim(claims, subject, 1, "checkout", "{}").getFirst();
         LeasedOperation leased = lifecycle.lease(NODE, 1000, Duration.ofSeconds(30)).stream()
                 .filter(candidate -> candidate.operationId().equals(operation)).findFirst().orElseThrow();
-        assertThat(lifecycle.finishRun(leased.ref(), NODE, OperationStatus.AWAITING_APPROVAL,
+        assertThat(lifecycle.finishRun(leased.fence(), NODE, OperationStatus.AWAITING_APPROVAL,
                 "amount 900.00 is over the approval limit 500.00")).isTrue();
         return operation;
     }

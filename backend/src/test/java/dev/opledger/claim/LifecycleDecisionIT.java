@@ -44,7 +44,7 @@ class LifecycleDecisionIT {
                 .filter(o -> o.operationId().equals(id)).findFirst().orElseThrow();
 
         assertThat(lifecycle.decide(leased.ref(), OperationStatus.RUNNING, OperationStatus.CANCELLED, "admin", "no")).isFalse();
-        assertThat(lifecycle.finishRun(leased.ref(), "node-x", OperationStatus.AWAITING_APPROVAL, "amount over limit")).isTrue();
+        assertThat(lifecycle.finishRun(leased.fence(), "node-x", OperationStatus.AWAITING_APPROVAL, "amount over limit")).isTrue();
         assertThat(lifecycle.decide(leased.ref(), OperationStatus.AWAITING_APPROVAL, OperationStatus.ACCEPTED, "admin",
                 "approved")).isTrue();
         assertThat(lifecycle.decide(leased.ref(), OperationStatus.AWAITING_APPROVAL, OperationStatus.ACCEPTED, "admin",
@@ -65,8 +65,8 @@ class LifecycleDecisionIT {
         long rejected = leased.get(1).ref();
 
         assertThat(lifecycle.approve(approved, "admin", null)).as("not awaiting approval yet").isFalse();
-        for (long ref : List.of(approved, rejected)) {
-            assertThat(lifecycle.finishRun(ref, "node-y", OperationStatus.AWAITING_APPROVAL, "amount over limit")).isTrue();
+        for (LeasedOperation run : leased) {
+            assertThat(lifecycle.finishRun(run.fence(), "node-y", OperationStatus.AWAITING_APPROVAL, "amount over limit")).isTrue();
         }
         assertThat(lifecycle.approve(approved, "admin", "known customer")).isTrue();
         assertThat(lifecycle.reject(approved, "support", "changed my mind")).as("decided already").isFalse();

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.opledger.classification.ClassificationService;
 import dev.opledger.claim.ClaimService;
+import dev.opledger.claim.LifecycleService;
 import dev.opledger.effect.internal.CrashPoint;
 import dev.opledger.effect.internal.EffectRecords;
 import dev.opledger.mcp.ToolHints;
 import dev.opledger.mcp.ToolRef;
+import dev.opledger.operation.Fence;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.SubjectId;
 import dev.opledger.testing.NodeIntegrationTest;
@@ -43,6 +45,9 @@ class EffectGatewayIT {
     ClaimService claims;
 
     @Autowired
+    LifecycleService lifecycle;
+
+    @Autowired
     CrashPoint noCrash;
 
     @Autowired
@@ -52,6 +57,7 @@ class EffectGatewayIT {
     EffectGateway gateway;
     long ref;
     OperationId operationId;
+    Fence fence;
 
     @BeforeEach
     void setUp() {
@@ -64,10 +70,11 @@ class EffectGatewayIT {
         operationId = Operations.claim(claims, subject, 1).getFirst();
         ref = jdbc.queryForObject("SELECT id FROM operation WHERE subject_id = ? AND operation_id = ?", Long.class,
                 subject.value(), operationId.value());
+        fence = Operations.lease(lifecycle, "effects-node", operationId).fence();
     }
 
     private Effect effect(String tool, String step) {
-        return new Effect(ref, operationId, step, new ToolRef("shop", tool), Map.of("sku", "A-1"), null);
+        return new Effect(fence, step, new ToolRef("shop", tool), Map.of("sku", "A-1"), null);
     }
 
     private String recordStatus(String step) {
@@ -134,7 +141,7 @@ class EffectGatewayIT {
             return tools.effectsOf("points") > 0 ? Optional.of(Map.of("applied", true)) : Optional.empty();
         };
 
-        var outcome = gateway.perform(new Effect(ref, operationId, "points", new ToolRef("shop", "adjust_points"),
+        var outcome = gateway.perform(new Effect(fence, "points", new ToolRef("shop", "adjust_points"),
                 Map.of("delta", 10), check));
 
         assertThat(outcome).isEqualTo(new EffectOutcome.Done(Map.of("applied", true), true));

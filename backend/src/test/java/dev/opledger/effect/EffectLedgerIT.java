@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.opledger.claim.ClaimService;
+import dev.opledger.claim.LifecycleService;
 import dev.opledger.classification.RepeatClass;
 import dev.opledger.mcp.ToolClient;
 import dev.opledger.mcp.ToolHints;
 import dev.opledger.mcp.ToolRef;
 import dev.opledger.mcp.ToolReply;
 import dev.opledger.mcp.ToolTransportException;
+import dev.opledger.operation.Fence;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.SubjectId;
 import dev.opledger.testing.NodeIntegrationTest;
@@ -42,6 +44,9 @@ class EffectLedgerIT {
     private static final String LONG_NAME = "x".repeat(EffectLedger.MAX_TEXT_LENGTH * 2);
 
     @Autowired
+    LifecycleService lifecycle;
+
+    @Autowired
     EffectLedger ledger;
 
     @Autowired
@@ -55,6 +60,7 @@ class EffectLedgerIT {
 
     long ref;
     OperationId operationId;
+    Fence fence;
 
     @BeforeEach
     void claimAnOperation() {
@@ -62,6 +68,7 @@ class EffectLedgerIT {
         operationId = Operations.claim(claims, subject, 1, "checkout", "{}").getFirst();
         ref = jdbc.queryForObject("SELECT id FROM operation WHERE subject_id = ? AND operation_id = ?", Long.class,
                 subject.value(), operationId.value());
+        fence = Operations.lease(lifecycle, "ledger-node", operationId).fence();
     }
 
     @AfterEach
@@ -90,9 +97,9 @@ class EffectLedgerIT {
             }
         };
         var gateway = TestGateways.over(node, tools);
-        gateway.perform(new Effect(ref, operationId, "reserve", new ToolRef("shop", "reserve_inventory"), Map.of(), null));
-        gateway.perform(new Effect(ref, operationId, "capture", new ToolRef("shop", "capture_payment"), Map.of(), null));
-        gateway.perform(new Effect(ref, operationId, "receipt", new ToolRef("shop", "send_message"), Map.of(), null));
+        gateway.perform(new Effect(fence, "reserve", new ToolRef("shop", "reserve_inventory"), Map.of(), null));
+        gateway.perform(new Effect(fence, "capture", new ToolRef("shop", "capture_payment"), Map.of(), null));
+        gateway.perform(new Effect(fence, "receipt", new ToolRef("shop", "send_message"), Map.of(), null));
         signedInAs("ROLE_SUPPORT");
 
         var records = ledger.recordsOf(ref);

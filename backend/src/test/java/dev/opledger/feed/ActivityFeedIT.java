@@ -76,7 +76,7 @@ class ActivityFeedIT {
         OperationId operationId = Operations.claim(claims, subject, 1).getFirst();
         LeasedOperation leased = lifecycle.lease("feed-node", 1000, Duration.ofSeconds(30)).stream()
                 .filter(o -> o.operationId().equals(operationId)).findFirst().orElseThrow();
-        assertThat(lifecycle.finishRun(leased.ref(), "feed-node", OperationStatus.SUCCEEDED, null)).isTrue();
+        assertThat(lifecycle.finishRun(leased.fence(), "feed-node", OperationStatus.SUCCEEDED, null)).isTrue();
         return operationId;
     }
 

@@ -18,6 +18,7 @@ import dev.opledger.mcp.ToolHints;
 import dev.opledger.mcp.ToolRef;
 import dev.opledger.mcp.ToolReply;
 import dev.opledger.mcp.ToolTransportException;
+import dev.opledger.operation.Fence;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationMdc;
 import dev.opledger.operation.SubjectId;
@@ -133,13 +134,13 @@ class OperationMdcIT {
     void theEffectGatewaysLinesCarryTheOperationIdOfItsEffect() {
         var subject = new SubjectId("mdc-gateway-" + UUID.randomUUID());
         OperationId id = Operations.claim(claims, subject, 1).getFirst();
-        long ref = lifecycle.lease("mdc-gateway-node", 1000, Duration.ofSeconds(30)).stream()
-                .filter(leased -> leased.operationId().equals(id)).findFirst().orElseThrow().ref();
+        Fence fence = lifecycle.lease("mdc-gateway-node", 1000, Duration.ofSeconds(30)).stream()
+                .filter(leased -> leased.operationId().equals(id)).findFirst().orElseThrow().fence();
         var gateway = TestGateways.over(node, new Unanswering());
         capture.lines.clear();
 
         // a never-repeat tool without an answer: the gateway logs the unknown outcome and the review
-        var outcome = gateway.perform(new Effect(ref, id, "receipt", new ToolRef("shop", "send_message"),
+        var outcome = gateway.perform(new Effect(fence, "receipt", new ToolRef("shop", "send_message"),
                 Map.of("to", "ann@example.com"), null));
 
         assertThat(outcome).isInstanceOf(EffectOutcome.NeedsReview.class);

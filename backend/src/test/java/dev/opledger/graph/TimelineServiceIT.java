@@ -94,7 +94,7 @@ class TimelineServiceIT {
     @Test
     void theTimelineListsAttemptsStatusChangesCheckpointsAndEffectsInTimeOrder() {
         run();
-        assertThat(lifecycle.finishRun(leased.ref(), NODE, OperationStatus.SUCCEEDED, null)).isTrue();
+        assertThat(lifecycle.finishRun(leased.fence(), NODE, OperationStatus.SUCCEEDED, null)).isTrue();
         signedInAs("ROLE_SUPPORT");
 
         var timeline = timelines.timeline(subject, operationId).orElseThrow();
@@ -129,7 +129,7 @@ class TimelineServiceIT {
             }
         });
         assertThat(review.get()).as("the never-repeat receipt got no answer").isNotNull();
-        assertThat(lifecycle.finishRun(leased.ref(), NODE, OperationStatus.NEEDS_REVIEW, review.get())).isTrue();
+        assertThat(lifecycle.finishRun(leased.fence(), NODE, OperationStatus.NEEDS_REVIEW, review.get())).isTrue();
         signedInAs("ROLE_ADMIN");
 
         var timeline = timelines.timeline(subject, operationId).orElseThrow();
@@ -183,8 +183,7 @@ class TimelineServiceIT {
     /** reserve → capture → receipt, each node performing its effect through the gateway as it starts. */
     private void run(java.util.function.Consumer<EffectOutcome> outcomes) {
         EffectGateway gateway = TestGateways.over(node, new AnsweringTools());
-        var graph = new CheckoutLikeGraph().onStart(step -> outcomes.accept(gateway.perform(new Effect(leased.ref(),
-                operationId, step, new ToolRef("shop", TOOLS.get(step)), Map.of("sku", "A-1"), null))));
+        var graph = new CheckoutLikeGraph().onStart(step -> outcomes.accept(gateway.perform(new Effect(leased.fence(), step, new ToolRef("shop", TOOLS.get(step)), Map.of("sku", "A-1"), null))));
         graphs.runner(graph.build(), GraphOptions.none()).run(operationId, Map.of("sku", "A-1"));
     }
 

@@ -131,9 +131,9 @@ class WorkerIT {
         assertThat(takenOver).extracting(LeasedOperation::operationId).contains(id);
 
         assertThat(sawLoss.await(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-        long ref = takenOver.stream().filter(o -> o.operationId().equals(id)).findFirst().orElseThrow().ref();
-        assertThat(lifecycle.finishRun(ref, "slow-node", OperationStatus.FAILED, "late")).isFalse();
-        assertThat(lifecycle.finishRun(ref, "other-node", OperationStatus.SUCCEEDED, null)).isTrue();
+        var fence = takenOver.stream().filter(o -> o.operationId().equals(id)).findFirst().orElseThrow().fence();
+        assertThat(lifecycle.finishRun(fence, "slow-node", OperationStatus.FAILED, "late")).isFalse();
+        assertThat(lifecycle.finishRun(fence, "other-node", OperationStatus.SUCCEEDED, null)).isTrue();
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(status(subject, id)).isEqualTo("SUCCEEDED"));
     }
 

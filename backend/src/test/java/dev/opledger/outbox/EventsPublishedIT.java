@@ -117,10 +117,10 @@ class EventsPublishedIT {
                 .filter(o -> o.operationId().equals(operationId)).findFirst().orElseThrow();
         EffectGateway gateway = TestGateways.over(node, new Answering());
         for (String step : STEPS) {
-            assertThat(gateway.perform(new Effect(leased.ref(), operationId, step, new ToolRef("shop", step + "_tool"),
+            assertThat(gateway.perform(new Effect(leased.fence(), step, new ToolRef("shop", step + "_tool"),
                     Map.of(), null))).isInstanceOf(EffectOutcome.Done.class);
         }
-        assertThat(lifecycle.finishRun(leased.ref(), "events-node", OperationStatus.SUCCEEDED, null)).isTrue();
+        assertThat(lifecycle.finishRun(leased.fence(), "events-node", OperationStatus.SUCCEEDED, null)).isTrue();
         awaitPublished(operationId);
 
         List<ConsumerRecord<String, byte[]>> records = recordsOf(operationId);

@@ -116,8 +116,8 @@ class OutboxRowsIT {
     void everyStatusChangeOfARunWritesItsEventAndARefusedOneWritesNone() {
         assertThat(submit(Checkout.command(1, "900.00"))).isEqualTo(202);
         LeasedOperation leased = lease("node-a", Duration.ofSeconds(30));
-        assertThat(lifecycle.finishRun(leased.ref(), "not-the-holder", OperationStatus.SUCCEEDED, null)).isFalse();
-        assertThat(lifecycle.finishRun(leased.ref(), "node-a", OperationStatus.AWAITING_APPROVAL, "amount over limit"))
+        assertThat(lifecycle.finishRun(leased.fence(), "not-the-holder", OperationStatus.SUCCEEDED, null)).isFalse();
+        assertThat(lifecycle.finishRun(leased.fence(), "node-a", OperationStatus.AWAITING_APPROVAL, "amount over limit"))
                 .isTrue();
         SecurityContextHolder.getContext().setAuthentication(UsernamePasswordAuthenticationToken.authenticated("support",
                 "n/a", AuthorityUtils.createAuthorityList("ROLE_SUPPORT")));
@@ -125,7 +125,7 @@ class OutboxRowsIT {
         lease("node-a", Duration.ofMillis(1));
         await(Duration.ofMillis(20));
         LeasedOperation takenOver = lease("node-b", Duration.ofSeconds(30));
-        assertThat(lifecycle.finishRun(takenOver.ref(), "node-b", OperationStatus.SUCCEEDED, null)).isTrue();
+        assertThat(lifecycle.finishRun(takenOver.fence(), "node-b", OperationStatus.SUCCEEDED, null)).isTrue();
 
         assertThat(events()).containsExactly(
                 "1 OperationAccepted ACCEPTED {\"commandType\": \"checkout\"}",
@@ -141,8 +141,9 @@ class OutboxRowsIT {
     @Test
     void everyCallAttemptAndEveryOutcomeOfAnEffectWritesItsEvent() {
         assertThat(submit(Checkout.command(1, "10.00"))).isEqualTo(202);
-        var reserve = new Effect(ref(), operationId, "reserve", new ToolRef("shop", "reserve_inventory"), Map.of(), null);
-        var receipt = new Effect(ref(), operationId, "receipt", new ToolRef("shop", "send_message"), Map.of(), null);
+        var fence = lease("node-a", Duration.ofSeconds(30)).fence();
+        var reserve = new Effect(fence, "reserve", new ToolRef("shop", "reserve_inventory"), Map.of(), null);
+        var receipt = new Effect(fence, "receipt", new ToolRef("shop", "send_message"), Map.of(), null);
 
         records.start(reserve, RepeatClass.KEYED, "key", Map.of());
         records.start(reserve, RepeatClass.KEYED, "key", Map.of());
@@ -154,11 +155,12 @@ class OutboxRowsIT {
 
         assertThat(events()).containsExactly(
                 "1 OperationAccepted ACCEPTED {\"commandType\": \"checkout\"}",
-                "2 AgentToolStarted STARTED reserve_inventory@reserve {\"server\": \"shop\", \"attempt\": 1}",
-                "3 AgentToolStarted STARTED reserve_inventory@reserve {\"server\": \"shop\", \"attempt\": 2}",
-                "4 AgentToolCompleted SUCCEEDED reserve_inventory@reserve {\"server\": \"shop\", \"attempt\": 2}",
-                "5 AgentToolStarted STARTED send_message@receipt {\"server\": \"shop\", \"attempt\": 1}",
-                "6 AgentToolFailed FAILED send_message@receipt {\"server\": \"shop\", \"attempt\": 1}");
+                "2 OperationRunning RUNNING {\"runCount\": 1}",
+                "3 AgentToolStarted STARTED reserve_inventory@reserve {\"server\": \"shop\", \"attempt\": 1}",
+                "4 AgentToolStarted STARTED reserve_inventory@reserve {\"server\": \"shop\", \"attempt\": 2}",
+                "5 AgentToolCompleted SUCCEEDED reserve_inventory@reserve {\"server\": \"shop\", \"attempt\": 2}",
+                "6 AgentToolStarted STARTED send_message@receipt {\"server\": \"shop\", \"attempt\": 1}",
+                "7 AgentToolFailed FAILED send_message@receipt {\"server\": \"shop\", \"attempt\": 1}");
         assertGapless();
     }
 

@@ -1,6 +1,7 @@
 package dev.opledger.e2e;
 
 import dev.opledger.testing.ApiClient;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
@@ -31,9 +32,33 @@ record ChildNode(Process process, RunningNode node) implements AutoCloseable {
         return process.waitFor();
     }
 
+    /** SIGSTOP: the JVM stalls as in a long GC pause or a partition, every thread at once, its sockets open. */
+    void suspend() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    /** SIGCONT after {@link #suspend}: every thread goes on where it stopped, unaware of the time passed. */
+    void resume() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    private void signal(String signal) throws IOException, InterruptedException {
+        int status = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start().waitFor();
+        if (status != 0) {
+            throw new IllegalStateException("kill -" + signal + " " + process.pid() + " exited with " + status);
+        }
+    }
+
     /** Stops it gracefully (then forcibly), whatever state it is in. */
     @Override
     public void close() {
+        try {
+            resume(); // a suspended JVM would not stop on SIGTERM
+        } catch (IOException | RuntimeException e) {
+            // it has exited already
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         NodeProcess.stop(process);
     }
 }

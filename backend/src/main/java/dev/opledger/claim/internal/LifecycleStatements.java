@@ -3,6 +3,7 @@ package dev.opledger.claim.internal;
 import dev.opledger.claim.ApprovalDecision;
 import dev.opledger.claim.LeasedOperation;
 import dev.opledger.claim.TransitionRecord;
+import dev.opledger.operation.Fence;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationStatus;
 import dev.opledger.operation.SubjectId;
@@ -47,11 +48,11 @@ public class LifecycleStatements {
               LIMIT ?
             ), leased AS (
               UPDATE operation o SET status = 'RUNNING', lease_owner = ?, lease_expires_at = now() + ?::interval,
-                     run_count = o.run_count + 1, status_reason = NULL, updated_at = now(),
-                     event_sequence = o.event_sequence + 1
+                     run_count = o.run_count + 1, lease_epoch = o.lease_epoch + 1, status_reason = NULL,
+                     updated_at = now(), event_sequence = o.event_sequence + 1
               FROM candidates c WHERE o.id = c.id
               RETURNING o.id, o.subject_id, o.operation_id, o.command_type, o.command::text AS command, o.run_count,
-                        o.event_sequence, c.status AS previous_status, c.previous_owner
+                        o.lease_epoch, o.event_sequence, c.status AS previous_status, c.previous_owner
             ), transition AS (
               INSERT INTO operation_transition (operation_ref, from_status, to_status, node_id, reason)
               SELECT id, previous_status, 'RUNNING', ?,
@@ -67,11 +68,20 @@ public class LifecycleStatements {
             SELECT * FROM leased ORDER BY id
             """.formatted(OutboxRow.INSERT, EventType.OperationTakenOver, EventType.OperationRunning);
 
+    // A lease is renewed only in its own epoch: a node that stalled cannot extend a lease taken over since.
+    private static final String HEARTBEAT = """
+            UPDATE operation o SET lease_expires_at = now() + ?::interval
+            FROM unnest(?::uuid[], ?::bigint[]) AS f(operation_id, epoch)
+            WHERE o.operation_id = f.operation_id AND o.lease_epoch = f.epoch AND o.status = 'RUNNING' AND o.lease_owner = ?
+            RETURNING o.operation_id, o.lease_epoch
+            """;
+
+    // Ends the run only in the epoch of the lease it ran in: after a takeover the stale node's end changes nothing.
     private static final String FINISH = """
             WITH finished AS (
               UPDATE operation SET status = ?, status_reason = ?, lease_owner = NULL, lease_expires_at = NULL,
                      updated_at = now(), event_sequence = event_sequence + 1
-              WHERE id = ? AND status = 'RUNNING' AND lease_owner = ?
+              WHERE operation_id = ? AND status = 'RUNNING' AND lease_owner = ? AND lease_epoch = ?
               RETURNING id, operation_id, subject_id, event_sequence, status, status_reason
             ), transition AS (
               INSERT INTO operation_transition (operation_ref, from_status, to_status, node_id, reason)
@@ -134,18 +144,19 @@ public class LifecycleStatements {
         return jdbc.query(LEASE, (row, n) -> leased(row), max, max, max, node, interval(lease), node);
     }
 
-    public Set<Long> heartbeat(String node, Collection<Long> refs, Duration lease) {
-        return jdbc.execute((ConnectionCallback<Set<Long>>) connection -> {
-            Array ids = connection.createArrayOf("bigint", refs.toArray());
-            try (var statement = connection.prepareStatement("UPDATE operation SET lease_expires_at = now() + ?::interval "
-                    + "WHERE id = ANY(?) AND status = 'RUNNING' AND lease_owner = ? RETURNING id")) {
+    public Set<Fence> heartbeat(String node, Collection<Fence> fences, Duration lease) {
+        return jdbc.execute((ConnectionCallback<Set<Fence>>) connection -> {
+            Array ids = connection.createArrayOf("uuid", fences.stream().map(f -> f.operationId().value()).toArray());
+            Array epochs = connection.createArrayOf("bigint", fences.stream().map(Fence::epoch).toArray());
+            try (var statement = connection.prepareStatement(HEARTBEAT)) {
                 statement.setString(1, interval(lease));
                 statement.setArray(2, ids);
-                statement.setString(3, node);
-                Set<Long> held = new HashSet<>();
+                statement.setArray(3, epochs);
+                statement.setString(4, node);
+                Set<Fence> held = new HashSet<>();
                 try (ResultSet rows = statement.executeQuery()) {
                     while (rows.next()) {
-                        held.add(rows.getLong(1));
+                        held.add(new Fence(new OperationId(rows.getObject(1, UUID.class)), rows.getLong(2)));
                     }
                 }
                 return held;
@@ -153,9 +164,9 @@ public class LifecycleStatements {
         });
     }
 
-    public boolean finishRun(long ref, String node, OperationStatus to, @Nullable String reason) {
-        Long finished = jdbc.queryForObject(FINISH, Long.class, to.name(), reason, ref, node, to.name(), node, reason,
-                EventType.entering(to).name());
+    public boolean finishRun(Fence fence, String node, OperationStatus to, @Nullable String reason) {
+        Long finished = jdbc.queryForObject(FINISH, Long.class, to.name(), reason, fence.operationId().value(), node,
+                fence.epoch(), to.name(), node, reason, EventType.entering(to).name());
         return finished != null && finished == 1;
     }
 
@@ -191,8 +202,9 @@ public class LifecycleStatements {
     }
 
     private static LeasedOperation leased(ResultSet row) throws SQLException {
-        return new LeasedOperation(row.getLong("id"), new SubjectId(row.getString("subject_id")),
-                new OperationId(row.getObject("operation_id", UUID.class)), row.getString("command_type"),
+        var fence = new Fence(new OperationId(row.getObject("operation_id", UUID.class)), row.getLong("lease_epoch"));
+        return new LeasedOperation(row.getLong("id"), new SubjectId(row.getString("subject_id")), fence,
+                row.getString("command_type"),
                 row.getString("command"), row.getInt("run_count"), OperationStatus.valueOf(row.getString("previous_status")));
     }
 

@@ -4,6 +4,7 @@ import dev.opledger.classification.RepeatClass;
 import dev.opledger.effect.Effect;
 import dev.opledger.effect.EffectStatus;
 import dev.opledger.effect.RecordedEffect;
+import dev.opledger.operation.OperationId;
 import dev.opledger.outbox.EventType;
 import dev.opledger.outbox.OutboxRow;
 import java.sql.Timestamp;
@@ -28,18 +29,33 @@ public class EffectRecords {
     };
 
     /**
+     * Starts every write: the operation's row, only while it is RUNNING in the effect's lease epoch
+     * (operationId, epoch: the first two parameters), locked until the write commits so a takeover
+     * waits for it or the write sees the takeover. No row: the write changes nothing.
+     */
+    private static final String FENCE = """
+            WITH fence AS (
+              SELECT id FROM operation WHERE operation_id = ? AND status = 'RUNNING' AND lease_epoch = ?
+              FOR NO KEY UPDATE
+            )
+            """;
+
+    /**
      * Follows a {@code changed} CTE (the effect record as written, none when the write changed
-     * nothing): numbers the event on the operation's row and writes it; the type is the last parameter.
+     * nothing): numbers the event on the operation's row and writes it; the type is the last
+     * parameter. The statement answers whether the fence held.
      */
     private static final String EVENT = """
             , counted AS (
               UPDATE operation o SET event_sequence = o.event_sequence + 1 FROM changed c WHERE o.id = c.operation_ref
               RETURNING o.id, o.operation_id, o.subject_id, o.event_sequence
+            ), event AS (
+              %s
+              SELECT o.id, o.operation_id, o.subject_id, o.event_sequence, ?, c.status, c.tool, c.step_key,
+                     jsonb_build_object('server', c.server, 'attempt', c.calls)
+              FROM counted o JOIN changed c ON c.operation_ref = o.id
             )
-            %s
-            SELECT o.id, o.operation_id, o.subject_id, o.event_sequence, ?, c.status, c.tool, c.step_key,
-                   jsonb_build_object('server', c.server, 'attempt', c.calls)
-            FROM counted o JOIN changed c ON c.operation_ref = o.id
+            SELECT EXISTS (SELECT 1 FROM fence)
             """.formatted(OutboxRow.INSERT);
 
     private final JdbcTemplate jdbc;
@@ -50,12 +66,12 @@ public class EffectRecords {
         this.json = json;
     }
 
-    public Optional<EffectRecord> find(long operationRef, String stepKey) {
-        return jdbc.query("SELECT status, repeat_class, result::text, error, calls FROM effect_record "
-                        + "WHERE operation_ref = ? AND step_key = ?",
+    public Optional<EffectRecord> find(OperationId operationId, String stepKey) {
+        return jdbc.query("SELECT e.status, e.repeat_class, e.result::text, e.error, e.calls FROM effect_record e "
+                        + "JOIN operation o ON o.id = e.operation_ref WHERE o.operation_id = ? AND e.step_key = ?",
                 (row, n) -> new EffectRecord(row.getString(1), RepeatClass.valueOf(row.getString(2)), map(row.getString(3)),
                         row.getString(4), row.getInt(5)),
-                operationRef, stepKey).stream().findFirst();
+                operationId.value(), stepKey).stream().findFirst();
     }
 
     /** The operation's records in the order their steps first started, long texts cut to {@code maxText}. */
@@ -76,44 +92,58 @@ public class EffectRecords {
 
     /**
      * STARTED, committed before the call: a crash from here on leaves "outcome unknown" behind.
-     * With its event ({@code AgentToolStarted}, one per call attempt), unless the step succeeded already.
+     * With its event ({@code AgentToolStarted}, one per call attempt), unless the step succeeded
+     * already. False, and nothing written, when the effect's lease is no longer the operation's:
+     * the caller must not call the tool.
      */
-    public void start(Effect effect, RepeatClass repeatClass, @Nullable String idempotencyKey, Map<String, Object> arguments) {
-        jdbc.update("""
-                WITH changed AS (
+    public boolean start(Effect effect, RepeatClass repeatClass, @Nullable String idempotencyKey,
+            Map<String, Object> arguments) {
+        return fenced(FENCE + """
+                , changed AS (
                   INSERT INTO effect_record (operation_ref, step_key, server, tool, repeat_class, status, idempotency_key,
                                              arguments, calls)
-                  VALUES (?, ?, ?, ?, ?, 'STARTED', ?, ?::jsonb, 1)
+                  SELECT fence.id, ?, ?, ?, ?, 'STARTED', ?, ?::jsonb, 1 FROM fence
                   ON CONFLICT (operation_ref, step_key) DO UPDATE SET status = 'STARTED', repeat_class = excluded.repeat_class,
                       calls = effect_record.calls + 1, error = NULL, finished_at = NULL
                   WHERE effect_record.status <> 'SUCCEEDED'
                   RETURNING operation_ref, step_key, server, tool, status, calls
                 )
-                """ + EVENT, effect.operationRef(), effect.stepKey(), effect.tool().server(), effect.tool().tool(),
+                """ + EVENT, effect, effect.stepKey(), effect.tool().server(), effect.tool().tool(),
                 repeatClass.name(), idempotencyKey, json.writeValueAsString(arguments), EventType.AgentToolStarted.name());
     }
 
-    /** SUCCEEDED with the result, and its event ({@code AgentToolCompleted}). */
-    public void succeed(Effect effect, Map<String, Object> result) {
-        jdbc.update("""
-                WITH changed AS (
-                  UPDATE effect_record SET status = 'SUCCEEDED', result = ?::jsonb, error = NULL, finished_at = now()
-                  WHERE operation_ref = ? AND step_key = ?
-                  RETURNING operation_ref, step_key, server, tool, status, calls
+    /** SUCCEEDED with the result, and its event ({@code AgentToolCompleted}); false when the lease is lost. */
+    public boolean succeed(Effect effect, Map<String, Object> result) {
+        return fenced(FENCE + """
+                , changed AS (
+                  UPDATE effect_record e SET status = 'SUCCEEDED', result = ?::jsonb, error = NULL, finished_at = now()
+                  FROM fence WHERE e.operation_ref = fence.id AND e.step_key = ?
+                  RETURNING e.operation_ref, e.step_key, e.server, e.tool, e.status, e.calls
                 )
-                """ + EVENT, json.writeValueAsString(result), effect.operationRef(), effect.stepKey(),
+                """ + EVENT, effect, json.writeValueAsString(result), effect.stepKey(),
                 EventType.AgentToolCompleted.name());
     }
 
-    /** FAILED with the tool's error, and its event ({@code AgentToolFailed}), unless the step succeeded already. */
-    public void fail(Effect effect, String error) {
-        jdbc.update("""
-                WITH changed AS (
-                  UPDATE effect_record SET status = 'FAILED', error = ?, finished_at = now()
-                  WHERE operation_ref = ? AND step_key = ? AND status <> 'SUCCEEDED'
-                  RETURNING operation_ref, step_key, server, tool, status, calls
+    /**
+     * FAILED with the tool's error, and its event ({@code AgentToolFailed}), unless the step
+     * succeeded already; false when the lease is lost.
+     */
+    public boolean fail(Effect effect, String error) {
+        return fenced(FENCE + """
+                , changed AS (
+                  UPDATE effect_record e SET status = 'FAILED', error = ?, finished_at = now()
+                  FROM fence WHERE e.operation_ref = fence.id AND e.step_key = ? AND e.status <> 'SUCCEEDED'
+                  RETURNING e.operation_ref, e.step_key, e.server, e.tool, e.status, e.calls
                 )
-                """ + EVENT, error, effect.operationRef(), effect.stepKey(), EventType.AgentToolFailed.name());
+                """ + EVENT, effect, error, effect.stepKey(), EventType.AgentToolFailed.name());
+    }
+
+    private boolean fenced(String sql, Effect effect, @Nullable Object... parameters) {
+        Object[] all = new Object[parameters.length + 2];
+        all[0] = effect.fence().operationId().value();
+        all[1] = effect.fence().epoch();
+        System.arraycopy(parameters, 0, all, 2, parameters.length);
+        return Boolean.TRUE.equals(jdbc.queryForObject(sql, Boolean.class, all));
     }
 
     private static @Nullable String cut(@Nullable String text, int max) {

@@ -42,10 +42,15 @@ public final class CheckpointTable {
     /**
      * Appends at the head's seq + 1. With an expected head, inserts nothing when the thread's
      * live head is another checkpoint; a concurrent writer that computed the same seq makes one
-     * of the two inserts fail on the primary key.
+     * of the two inserts fail on the primary key. With a lease epoch, inserts nothing unless the
+     * operation (the thread) is RUNNING in that epoch, its row locked (FOR SHARE) until the insert
+     * commits, so a takeover waits for it or the insert sees the takeover. Answers one row: the
+     * new seq (null when nothing was inserted) and whether the fence held.
      */
     private static final String APPEND = """
             WITH released AS (SELECT %s AS up_to),
+                 fence AS (SELECT 1 FROM operation WHERE operation_id = ? AND status = 'RUNNING' AND lease_epoch = ?
+                           FOR SHARE),
                  last AS (SELECT seq, checkpoint_id FROM graph_checkpoint WHERE thread_id = ?
                           ORDER BY seq DESC LIMIT 1),
                  head AS (SELECT coalesce(last.seq, 0) AS seq,
@@ -54,7 +59,8 @@ public final class CheckpointTable {
             INSERT INTO graph_checkpoint (thread_id, seq, checkpoint_id, parent_id, node_id, next_node_id, state)
             SELECT ?, head.seq + 1, ?, coalesce(?::uuid, head.checkpoint_id), ?, ?, ?::jsonb
             FROM head
-            WHERE NOT ? OR head.checkpoint_id IS NOT DISTINCT FROM ?::uuid
+            WHERE (NOT ? OR head.checkpoint_id IS NOT DISTINCT FROM ?::uuid)
+              AND (?::bigint IS NULL OR EXISTS (SELECT 1 FROM fence))
             RETURNING seq
             """.formatted(RELEASED_UP_TO);
 
@@ -102,9 +108,15 @@ public final class CheckpointTable {
         }, (row, n) -> new Found(stored(row, n), row.getObject("head_id", UUID.class))).stream().findFirst();
     }
 
-    /** The new checkpoint's seq, or empty when the live head was not {@code expectedHead}. */
+    /** The new checkpoint's seq, or empty when the live head was not {@code expectedHead} or the fence did not hold. */
     public Optional<Integer> append(UUID thread, Append append) {
         return jdbc.query(APPEND, s -> bindAppend(s, thread, append), (row, n) -> row.getInt("seq")).stream().findFirst();
+    }
+
+    /** Whether the operation named by the thread is RUNNING in {@code epoch}: why an append inserted nothing. */
+    public boolean fenceHolds(UUID thread, long epoch) {
+        return Boolean.TRUE.equals(jdbc.queryForObject("SELECT EXISTS (SELECT 1 FROM operation WHERE operation_id = ? "
+                + "AND status = 'RUNNING' AND lease_epoch = ?)", Boolean.class, thread, epoch));
     }
 
     /**
@@ -113,9 +125,10 @@ public final class CheckpointTable {
      * @param parent the checkpoint the new one derives from; null means the live head
      * @param checked whether to insert only while the live head is {@code expectedHead}
      *     (null: the thread has no live checkpoint)
+     * @param epoch the lease epoch the operation must be RUNNING in; null for a thread no worker runs
      */
     public record Append(UUID checkpointId, String nodeId, String nextNodeId, String stateJson,
-            @Nullable UUID parent, boolean checked, @Nullable UUID expectedHead) {
+            @Nullable UUID parent, boolean checked, @Nullable UUID expectedHead, @Nullable Long epoch) {
     }
 
     /** Marks the live checkpoints as a released run and returns them, newest first. */
@@ -146,14 +159,25 @@ public final class CheckpointTable {
     private static void bindAppend(PreparedStatement statement, UUID thread, Append append) throws SQLException {
         statement.setObject(1, thread);
         statement.setObject(2, thread);
-        statement.setObject(3, thread);
-        statement.setObject(4, append.checkpointId());
-        setNullableUuid(statement, 5, append.parent());
-        statement.setString(6, append.nodeId());
-        statement.setString(7, append.nextNodeId());
-        statement.setString(8, append.stateJson());
-        statement.setBoolean(9, append.checked());
-        setNullableUuid(statement, 10, append.expectedHead());
+        setNullableLong(statement, 3, append.epoch());
+        statement.setObject(4, thread);
+        statement.setObject(5, thread);
+        statement.setObject(6, append.checkpointId());
+        setNullableUuid(statement, 7, append.parent());
+        statement.setString(8, append.nodeId());
+        statement.setString(9, append.nextNodeId());
+        statement.setString(10, append.stateJson());
+        statement.setBoolean(11, append.checked());
+        setNullableUuid(statement, 12, append.expectedHead());
+        setNullableLong(statement, 13, append.epoch());
+    }
+
+    private static void setNullableLong(PreparedStatement statement, int index, @Nullable Long value) throws SQLException {
+        if (value == null) {
+            statement.setNull(index, Types.BIGINT);
+        } else {
+            statement.setLong(index, value);
+        }
     }
 
     private static void setNullableUuid(PreparedStatement statement, int index, @Nullable UUID value) throws SQLException {

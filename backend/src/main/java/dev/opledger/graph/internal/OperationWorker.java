@@ -4,11 +4,12 @@ import dev.opledger.claim.LeasedOperation;
 import dev.opledger.claim.LifecycleService;
 import dev.opledger.graph.OperationExecutor;
 import dev.opledger.graph.ExecutionOutcome;
-import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationMdc;
 import dev.opledger.operation.OperationStatus;
+import dev.opledger.operation.Fence;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * One node's workers: leases up to {@code concurrency} operations, runs each on a virtual thread
  * through the {@link OperationExecutor}, renews the leases it holds, and records how each run
  * ended. A lease it loses (another node took the operation over after missed heartbeats) makes
- * that run stop at its next check.
+ * that run stop at its next check; a run that does not notice (it stalled) finds its next write
+ * refused by the database, as every write carries the lease's {@link Fence}, and stops there.
  */
 public class OperationWorker {
 
@@ -33,7 +35,7 @@ public class OperationWorker {
     private final OperationExecutor executor;
     private final WorkerProperties properties;
     private final Semaphore slots;
-    private final Map<Long, Held> held = new ConcurrentHashMap<>();
+    private final Map<Long, HeldLease> held = new ConcurrentHashMap<>();
     private final AtomicBoolean running = new AtomicBoolean();
     private final Semaphore wakeups = new Semaphore(0);
     private final ExecutorService runs = Executors.newVirtualThreadPerTaskExecutor();
@@ -106,52 +108,62 @@ public class OperationWorker {
     private int leaseAndRun(int free) throws InterruptedException {
         var operations = lifecycle.lease(node, free, properties.lease());
         for (LeasedOperation operation : operations) {
-            if (held.containsKey(operation.ref())) {
+            HeldLease running = held.get(operation.ref());
+            if (running != null) {
                 // This node's own lease expired (a stall outlasted it) and it leased the operation
-                // again: the run still going here keeps it; a second run would find the thread busy.
+                // again: the run still going here goes on in the new epoch if no other node held
+                // the lease in between; a second run would find the thread busy.
                 try (var ignored = OperationMdc.put(operation.operationId())) {
-                    log.warn("operation {} is still running on {}: its lease expired and was renewed",
-                            operation.operationId(), node);
+                    if (running.renew(operation.fence())) {
+                        log.warn("operation {} is still running on {}: its lease expired and was renewed as {}",
+                                operation.operationId(), node, operation.fence());
+                    } else {
+                        log.warn("operation {} is still running on {} in a lease taken over since; that run stops, "
+                                + "and lease {} is left to expire", operation.operationId(), node, operation.fence());
+                    }
                 }
                 continue;
             }
             slots.acquire();
-            var lease = new AtomicBoolean(true);
-            held.put(operation.ref(), new Held(operation.operationId(), lease));
+            var lease = new HeldLease(operation.fence());
+            held.put(operation.ref(), lease);
             runs.execute(() -> run(operation, lease));
         }
         return operations.size();
     }
 
-    private void run(LeasedOperation operation, AtomicBoolean lease) {
+    private void run(LeasedOperation operation, HeldLease lease) {
         try (var ignored = OperationMdc.put(operation.operationId())) {
             ExecutionOutcome outcome;
             try {
-                outcome = executor.execute(operation, lease::get);
+                outcome = executor.execute(operation, lease);
             } catch (RuntimeException e) {
                 log.error("the run of operation {} failed unexpectedly", operation.operationId(), e);
                 outcome = new ExecutionOutcome.Failed("the run failed on " + node + ": " + e.getClass().getSimpleName());
             }
-            record(operation, outcome);
+            record(operation, lease.fence(), outcome);
         } finally {
             held.remove(operation.ref());
             slots.release();
         }
     }
 
-    private void record(LeasedOperation operation, ExecutionOutcome outcome) {
+    private void record(LeasedOperation operation, Fence fence, ExecutionOutcome outcome) {
         boolean recorded = switch (outcome) {
-            case ExecutionOutcome.Succeeded s -> lifecycle.finishRun(operation.ref(), node, OperationStatus.SUCCEEDED, null);
-            case ExecutionOutcome.Failed f -> lifecycle.finishRun(operation.ref(), node, OperationStatus.FAILED, f.reason());
-            case ExecutionOutcome.NeedsReview r ->
-                    lifecycle.finishRun(operation.ref(), node, OperationStatus.NEEDS_REVIEW, r.reason());
+            case ExecutionOutcome.Succeeded s -> lifecycle.finishRun(fence, node, OperationStatus.SUCCEEDED, null);
+            case ExecutionOutcome.Failed f -> lifecycle.finishRun(fence, node, OperationStatus.FAILED, f.reason());
+            case ExecutionOutcome.NeedsReview r -> lifecycle.finishRun(fence, node, OperationStatus.NEEDS_REVIEW, r.reason());
             case ExecutionOutcome.AwaitingApproval a ->
-                    lifecycle.finishRun(operation.ref(), node, OperationStatus.AWAITING_APPROVAL, a.reason());
-            case ExecutionOutcome.LeaseLost l -> true;
+                    lifecycle.finishRun(fence, node, OperationStatus.AWAITING_APPROVAL, a.reason());
+            case ExecutionOutcome.LeaseLost lost -> {
+                log.warn("operation {}: lease {} was taken over, {} stopped its run on {}", operation.operationId(), fence,
+                        lost.refused(), node);
+                yield true;
+            }
         };
         if (!recorded) {
-            log.warn("operation {} was taken over before its run on {} ended: its outcome is left to the new holder",
-                    operation.operationId(), node);
+            log.warn("operation {}: lease {} was taken over before its run on {} ended: the end of the run ({}) was "
+                    + "refused and is left to the new holder", operation.operationId(), fence, node, outcome);
         }
     }
 
@@ -159,29 +171,22 @@ public class OperationWorker {
         while (running.get()) {
             try {
                 Thread.sleep(properties.heartbeat());
-                Set<Long> mine = Set.copyOf(held.keySet());
-                Set<Long> stillHeld = lifecycle.heartbeat(node, mine, properties.lease());
-                for (Long ref : mine) {
-                    if (!stillHeld.contains(ref)) {
-                        Held run = held.get(ref);
-                        if (run != null) {
-                            run.lease().set(false);
-                            try (var ignored = OperationMdc.put(run.operationId())) {
-                                log.warn("worker {} lost the lease of operation {}", node, run.operationId());
-                            }
+                Map<Fence, HeldLease> mine = held.values().stream()
+                        .collect(Collectors.toMap(HeldLease::fence, lease -> lease, (a, b) -> a));
+                Set<Fence> stillHeld = lifecycle.heartbeat(node, mine.keySet(), properties.lease());
+                mine.forEach((fence, lease) -> {
+                    if (!stillHeld.contains(fence) && lease.lose(fence)) {
+                        try (var ignored = OperationMdc.put(fence.operationId())) {
+                            log.warn("worker {} lost lease {}: the run stops before its next effect", node, fence);
                         }
                     }
-                }
+                });
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {
                 log.warn("worker {} could not renew its leases; trying again", node, e);
             }
         }
-    }
-
-    /** A run under way on this node: its operation, and whether this node still holds its lease. */
-    private record Held(OperationId operationId, AtomicBoolean lease) {
     }
 
     private void sleepQuietly() {

@@ -7,6 +7,7 @@ import dev.opledger.claim.LeasedOperation;
 import dev.opledger.graph.ExecutionOutcome;
 import dev.opledger.graph.LeaseGuard;
 import dev.opledger.graph.OperationType;
+import dev.opledger.operation.Fence;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationStatus;
 import dev.opledger.operation.SubjectId;
@@ -39,7 +40,7 @@ class GraphOperationExecutorTest {
     }
 
     private static LeasedOperation leased(String type) {
-        return new LeasedOperation(7, new SubjectId("alice"), OperationId.random(), type,
+        return new LeasedOperation(7, new SubjectId("alice"), new Fence(OperationId.random(), 1), type,
                 "{\"type\":\"" + type + "\",\"arguments\":{}}", 1, OperationStatus.ACCEPTED);
     }
 
@@ -49,7 +50,7 @@ class GraphOperationExecutorTest {
                 type("refund", new ExecutionOutcome.Failed("no"))));
         var operation = leased("checkout");
 
-        var outcome = executor.execute(operation, () -> true);
+        var outcome = executor.execute(operation, LeaseGuard.of(operation.fence()));
 
         assertThat(outcome).isEqualTo(new ExecutionOutcome.Succeeded());
         assertThat(ran).containsExactly(operation);
@@ -59,7 +60,8 @@ class GraphOperationExecutorTest {
     void anOperationOfAnUnknownTypeFailsWithTheReasonAndRunsNothing() {
         var executor = new GraphOperationExecutor(List.of(type("checkout", new ExecutionOutcome.Succeeded())));
 
-        var outcome = executor.execute(leased("teleport"), () -> true);
+        var teleport = leased("teleport");
+        var outcome = executor.execute(teleport, LeaseGuard.of(teleport.fence()));
 
         assertThat(outcome).isEqualTo(new ExecutionOutcome.Failed(
                 "unknown operation type 'teleport': this node runs [checkout]"));

@@ -4,6 +4,7 @@ import static dev.opledger.e2e.mcp.ReferenceToolsFixture.step;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.opledger.claim.ClaimService;
+import dev.opledger.claim.LifecycleService;
 import dev.opledger.classification.ClassSource;
 import dev.opledger.classification.ClassificationService;
 import dev.opledger.classification.RepeatClass;
@@ -15,6 +16,7 @@ import dev.opledger.mcp.ToolClient;
 import dev.opledger.mcp.ToolRef;
 import dev.opledger.mcp.ToolReply;
 import dev.opledger.mcp.internal.McpToolClient;
+import dev.opledger.operation.Fence;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.SubjectId;
 import dev.opledger.OpledgerApplication;
@@ -62,10 +64,14 @@ abstract class EffectGatewayOverMcp {
     ClaimService claims;
 
     @Autowired
+    LifecycleService lifecycle;
+
+    @Autowired
     JdbcTemplate jdbc;
 
     final ReferenceToolsServer server = ReferenceToolsFixture.server();
     long ref;
+    Fence fence;
     OperationId operationId;
 
     /** The server's name in configuration, one per revision so their classifications stay apart. */
@@ -91,6 +97,7 @@ abstract class EffectGatewayOverMcp {
         operationId = Operations.claim(claims, subject, 1).getFirst();
         ref = jdbc.queryForObject("SELECT id FROM operation WHERE subject_id = ? AND operation_id = ?", Long.class,
                 subject.value(), operationId.value());
+        fence = Operations.lease(lifecycle, "mcp-effects-node", operationId).fence();
     }
 
     @AfterEach
@@ -103,7 +110,7 @@ abstract class EffectGatewayOverMcp {
     }
 
     private Effect effect(String tool, String stepKey, Map<String, Object> arguments) {
-        return new Effect(ref, operationId, stepKey, tool(tool), arguments, null);
+        return new Effect(fence, stepKey, tool(tool), arguments, null);
     }
 
     private int effects(String tool, String stepKey) {
@@ -166,7 +173,7 @@ abstract class EffectGatewayOverMcp {
             return Boolean.TRUE.equals(reply.content().get("applied")) ? Optional.of(reply.content()) : Optional.empty();
         };
 
-        var outcome = gateway.perform(new Effect(ref, operationId, "points", tool("adjust_points"),
+        var outcome = gateway.perform(new Effect(fence, "points", tool("adjust_points"),
                 Map.of("account", account, "delta", 25), check));
 
         assertThat(outcome).isInstanceOfSatisfying(EffectOutcome.Done.class, done -> {

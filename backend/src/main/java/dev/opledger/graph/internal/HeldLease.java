@@ -1,0 +1,48 @@
+package dev.opledger.graph.internal;
+
+import dev.opledger.graph.LeaseGuard;
+import dev.opledger.operation.Fence;
+
+/** A lease this node's worker holds for one run; the heartbeats mark it lost, a re-lease by this node renews it. */
+final class HeldLease implements LeaseGuard {
+
+    private Fence fence;
+    private boolean held = true;
+
+    HeldLease(Fence fence) {
+        this.fence = fence;
+    }
+
+    @Override
+    public synchronized Fence fence() {
+        return fence;
+    }
+
+    @Override
+    public synchronized boolean held() {
+        return held;
+    }
+
+    /** Lost, unless the node renewed the lease since the heartbeat that found {@code seen} gone. */
+    synchronized boolean lose(Fence seen) {
+        if (seen.equals(fence) && held) {
+            held = false;
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * This node leased the operation again while its run still goes on (a stall outlasted its
+     * lease). The run goes on in the new epoch only when it is the next one: then no other node
+     * held the lease in between. Otherwise another node did, and this run is stale.
+     */
+    synchronized boolean renew(Fence next) {
+        if (held && next.epoch() == fence.epoch() + 1) {
+            fence = next;
+            return true;
+        }
+        held = false;
+        return false;
+    }
+}
