@@ -126,8 +126,11 @@ class HostileInputIT {
                 if (!Objects.equals(rows, 1L)) {
                     wrong.add(rows + " operation rows for it");
                 }
-                if (!Set.of("operation", "operation_attempt").containsAll(changed)
-                        || after.get("operation") - before.get("operation") != 1) {
+                // the claim's one statement: the operation, its attempt, its first transition and its first event
+                if (!Set.of("operation", "operation_attempt", "operation_transition", "outbox_event").containsAll(changed)
+                        || after.get("operation") - before.get("operation") != 1
+                        || after.get("operation_transition") - before.get("operation_transition") != 1
+                        || after.get("outbox_event") - before.get("outbox_event") != 1) {
                     wrong.add("tables changed: " + difference(before, after));
                 }
             }
