@@ -1,6 +1,7 @@
 package dev.opledger.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.opledger.claim.ApprovalService;
 import dev.opledger.claim.LeasedOperation;
@@ -123,7 +124,9 @@ class OutboxRowsIT {
                 "n/a", AuthorityUtils.createAuthorityList("ROLE_SUPPORT")));
         approvals.approve(subject, operationId, "customer confirmed");
         lease("node-a", Duration.ofMillis(1));
-        await(Duration.ofMillis(20));
+        await("node-a's 1 ms lease to expire").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
+                .until(() -> jdbc.queryForObject("SELECT lease_expires_at < now() FROM operation WHERE id = ?",
+                        Boolean.class, ref()));
         LeasedOperation takenOver = lease("node-b", Duration.ofSeconds(30));
         assertThat(lifecycle.finishRun(takenOver.fence(), "node-b", OperationStatus.SUCCEEDED, null)).isTrue();
 
@@ -162,13 +165,5 @@ class OutboxRowsIT {
                 "6 AgentToolStarted STARTED send_message@receipt {\"server\": \"shop\", \"attempt\": 1}",
                 "7 AgentToolFailed FAILED send_message@receipt {\"server\": \"shop\", \"attempt\": 1}");
         assertGapless();
-    }
-
-    private static void await(Duration duration) {
-        try {
-            Thread.sleep(duration);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }
