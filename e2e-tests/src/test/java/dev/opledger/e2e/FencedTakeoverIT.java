@@ -70,7 +70,11 @@ class FencedTakeoverIT {
                 .as("A's worker logs the refusal once, at WARN, with the operation").hasSize(1)
                 .allSatisfy(line -> assertThat(line).contains("OperationWorker").contains("operation " + operationId)
                         .contains("taken over"));
-        Thread.sleep(2_000); // A's run has ended; give any other late write of A the time to show
+        // A's run has ended; any other late write of A would show within this window
+        await("A changing nothing after it woke up").during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> "SUCCEEDED".equals(checkouts.status(b, operationId))
+                        && checkouts.transitions(operationId).equals(transitionsWhenBFinished));
         assertThat(checkouts.status(b, operationId)).isEqualTo("SUCCEEDED");
         assertThat(checkouts.transitions(operationId)).as("A changed nothing after it woke up")
                 .isEqualTo(transitionsWhenBFinished)
