@@ -8,21 +8,30 @@ import org.jspecify.annotations.Nullable;
 /** An App Attest refusal on its way to the client, with the operationId the request named. */
 class AttestProblem extends RuntimeException {
 
-    private final AttestRefusedException refusal;
+    private final AttestRefusal refusal;
+    private final @Nullable String check;
     private final @Nullable OperationId operationId;
 
     AttestProblem(AttestRefusedException refusal, @Nullable OperationId operationId) {
         super(refusal.getMessage(), refusal);
+        this.refusal = refusal.refusal();
+        this.check = refusal.check();
+        this.operationId = operationId;
+    }
+
+    AttestProblem(AttestRefusal refusal, String detail, @Nullable String check, OperationId operationId) {
+        super(detail);
         this.refusal = refusal;
+        this.check = check;
         this.operationId = operationId;
     }
 
     ProblemType problem() {
-        return type(refusal.refusal());
+        return type(refusal);
     }
 
     @Nullable String check() {
-        return refusal.check();
+        return check;
     }
 
     @Nullable OperationId operationId() {

@@ -1,20 +1,14 @@
 package dev.opledger.api;
 
-import dev.opledger.attest.AttemptAttestation;
 import dev.opledger.attest.AttemptHeaders;
-import dev.opledger.attest.AttestRefusedException;
-import dev.opledger.attest.AttestService;
-import dev.opledger.claim.AttemptContext;
-import dev.opledger.claim.ClaimOutcome;
-import dev.opledger.claim.ClaimRequest;
 import dev.opledger.claim.ClaimService;
 import dev.opledger.graph.CommandCheck;
-import dev.opledger.graph.OperationTypes;
-import dev.opledger.operation.Command;
-import dev.opledger.operation.MalformedCommandException;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationMdc;
 import dev.opledger.operation.SubjectId;
+import dev.opledger.submission.Submission;
+import dev.opledger.submission.SubmissionOutcome;
+import dev.opledger.submission.SubmissionService;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.net.URI;
@@ -33,7 +27,8 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code POST /v1/operations} claims an operation under the caller's {@code Idempotency-Key};
+ * {@code POST /v1/operations} submits an operation under the caller's {@code Idempotency-Key}
+ * (through {@link SubmissionService}, the sequence the MCP server shares);
  * {@code GET /v1/operations/{operationId}} reads the caller's own operation.
  */
 @RestController
@@ -49,15 +44,13 @@ class OperationController {
     /** How many violations the problem's detail quotes; all (up to the check's bound) are in {@code errors}. */
     private static final int VIOLATIONS_IN_DETAIL = 3;
 
+    private final SubmissionService submissions;
     private final ClaimService claims;
-    private final AttestService attest;
-    private final OperationTypes types;
     private final RequestBodyReader bodies;
 
-    OperationController(ClaimService claims, AttestService attest, OperationTypes types, RequestBodyReader bodies) {
+    OperationController(SubmissionService submissions, ClaimService claims, RequestBodyReader bodies) {
+        this.submissions = submissions;
         this.claims = claims;
-        this.attest = attest;
-        this.types = types;
         this.bodies = bodies;
     }
 
@@ -65,38 +58,39 @@ class OperationController {
     ResponseEntity<?> submit(Authentication caller, HttpServletRequest request) throws IOException {
         OperationId operationId = IdempotencyKey.from(request);
         try (var ignored = OperationMdc.put(operationId)) {
-            Command command = parse(bodies.read(request, operationId), operationId);
-            requireKnownTypeAndValidArguments(command, operationId);
-            SubjectId subject = subject(caller);
-            AttemptAttestation attestation = attested(subject, operationId, command, request);
-            var requestId = UUID.randomUUID();
-            String userAgent = request.getHeader(HttpHeaders.USER_AGENT);
-            var attempt = switch (attestation) {
-                case AttemptAttestation.Asserted asserted -> new AttemptContext(requestId, userAgent,
-                        request.getRemoteAddr(), asserted.keyId(), asserted.counter());
-                case AttemptAttestation.Unattested unattested ->
-                        AttemptContext.unattested(requestId, userAgent, request.getRemoteAddr());
-            };
-            ClaimOutcome outcome = claims.claim(new ClaimRequest(subject, operationId, command, attempt));
-            return switch (outcome) {
-                case ClaimOutcome.Claimed claimed -> ResponseEntity.accepted()
+            var submission = new Submission(subject(caller), operationId, bodies.read(request, operationId),
+                    new AttemptHeaders(request.getHeader(APP_ATTEST_KEY_ID), request.getHeader(APP_ATTEST_CHALLENGE),
+                            request.getHeader(APP_ATTEST_ASSERTION)),
+                    new Submission.Arrival(UUID.randomUUID(), request.getHeader(HttpHeaders.USER_AGENT),
+                            request.getRemoteAddr()));
+            return switch (submissions.submit(submission)) {
+                case SubmissionOutcome.Accepted accepted -> ResponseEntity.accepted()
                         .location(URI.create("/v1/operations/" + operationId))
-                        .body(OperationResponse.of(claimed.operation()));
-                case ClaimOutcome.Replayed replayed -> ResponseEntity.ok()
+                        .body(OperationResponse.of(accepted.operation()));
+                case SubmissionOutcome.Replayed replayed -> ResponseEntity.ok()
                         .header(IDEMPOTENT_REPLAYED, "true")
                         .body(OperationResponse.of(replayed.operation()));
-                case ClaimOutcome.KeyReused reused -> ResponseEntity.status(ProblemType.KEY_REUSE.status())
+                case SubmissionOutcome.KeyReused reused -> ResponseEntity.status(ProblemType.KEY_REUSE.status())
                         .contentType(MediaType.APPLICATION_PROBLEM_JSON)
                         .body(ApiProblem.of(ProblemType.KEY_REUSE,
                                 "operation " + operationId + " was submitted with payload hash "
                                         + reused.operation().payloadHash().hex() + "; this request's payload hash is "
                                         + reused.offeredHash().hex() + ". Use a new operationId for a new command.",
                                 operationId));
-                case ClaimOutcome.OperationIdTaken taken -> ResponseEntity.status(ProblemType.KEY_REUSE.status())
+                case SubmissionOutcome.OperationIdTaken taken -> ResponseEntity.status(ProblemType.KEY_REUSE.status())
                         .contentType(MediaType.APPLICATION_PROBLEM_JSON)
                         .body(ApiProblem.of(ProblemType.KEY_REUSE, "operationId " + operationId
                                 + " is already in use. Use a new operationId (a new random UUID) for this command.",
                                 operationId));
+                case SubmissionOutcome.MalformedCommand malformed ->
+                        throw new ApiException(ProblemType.MALFORMED_BODY, malformed.detail(), operationId);
+                case SubmissionOutcome.UnknownType unknown -> throw new ApiException(ProblemType.UNKNOWN_OPERATION_TYPE,
+                        "there is no operation type \"" + unknown.type() + "\"; this node accepts "
+                                + String.join(", ", unknown.knownTypes()), operationId);
+                case SubmissionOutcome.InvalidArguments invalid -> throw new ApiException(ProblemType.INVALID_ARGUMENTS,
+                        invalidArgumentsDetail(invalid), operationId, Map.of("errors", errors(invalid.violations())));
+                case SubmissionOutcome.AttestationRefused refused ->
+                        throw new AttestProblem(refused.refusal(), refused.detail(), refused.check(), operationId);
             };
         }
     }
@@ -109,33 +103,7 @@ class OperationController {
                 .orElseThrow(() -> notFound(id));
     }
 
-    // PROTOCOL.md's order: the payload hash comes from the received body, then the assertion that
-    // binds challenge, operationId and payload hash is checked, then the claim.
-    private AttemptAttestation attested(SubjectId subject, OperationId operationId, Command command,
-            HttpServletRequest request) {
-        try {
-            return attest.verifyAttempt(subject, operationId, command.payloadHash(), new AttemptHeaders(
-                    request.getHeader(APP_ATTEST_KEY_ID), request.getHeader(APP_ATTEST_CHALLENGE),
-                    request.getHeader(APP_ATTEST_ASSERTION)));
-        } catch (AttestRefusedException e) {
-            throw new AttestProblem(e, operationId);
-        }
-    }
-
-    // Before attestation and the claim: a command no type accepts uses up no challenge and stores nothing.
-    private void requireKnownTypeAndValidArguments(Command command, OperationId operationId) {
-        switch (types.check(command)) {
-            case CommandCheck.Valid valid -> {
-            }
-            case CommandCheck.UnknownType unknown -> throw new ApiException(ProblemType.UNKNOWN_OPERATION_TYPE,
-                    "there is no operation type \"" + unknown.type() + "\"; this node accepts "
-                            + String.join(", ", unknown.knownTypes()), operationId);
-            case CommandCheck.InvalidArguments invalid -> throw new ApiException(ProblemType.INVALID_ARGUMENTS,
-                    invalidArgumentsDetail(invalid), operationId, Map.of("errors", errors(invalid.violations())));
-        }
-    }
-
-    private static String invalidArgumentsDetail(CommandCheck.InvalidArguments invalid) {
+    private static String invalidArgumentsDetail(SubmissionOutcome.InvalidArguments invalid) {
         List<CommandCheck.Violation> violations = invalid.violations();
         String quoted = violations.stream().limit(VIOLATIONS_IN_DETAIL)
                 .map(v -> v.pointer() + ": " + v.message())
@@ -152,14 +120,6 @@ class OperationController {
             error.put("message", v.message());
             return error;
         }).toList();
-    }
-
-    private static Command parse(byte[] body, OperationId operationId) {
-        try {
-            return Command.parse(body);
-        } catch (MalformedCommandException e) {
-            throw new ApiException(ProblemType.MALFORMED_BODY, e.getMessage(), operationId);
-        }
     }
 
     private static OperationId parsePathId(String text) {

@@ -38,7 +38,9 @@ class ModularityTests {
             Map.entry("effect", Set.of("classification", "mcp", "operation", "outbox")),
             Map.entry("graph", Set.of("claim", "effect", "operation")),
             Map.entry("checkout", Set.of("claim", "effect", "graph", "mcp", "operation")),
-            Map.entry("api", Set.of("attest", "claim", "graph", "operation")),
+            // one submission sequence for every channel (REST now, MCP next): type check, proof, claim
+            Map.entry("submission", Set.of("attest", "claim", "graph", "operation")),
+            Map.entry("api", Set.of("attest", "claim", "graph", "operation", "submission")),
             Map.entry("node", Set.of("audit", "operation")),
             // reference-tools (its own Maven module, embedded by the local run) uses nothing of the node
             Map.entry("tools", Set.of()),
@@ -52,7 +54,7 @@ class ModularityTests {
     void findsEveryStageAsAModule() {
         assertThat(modules.stream().map(ApplicationModule::getIdentifier).map(Object::toString))
                 .contains("operation", "attest", "claim", "api", "audit", "node", "graph", "effect", "classification", "mcp", "outbox",
-                        "feed", "checkout", "ui");
+                        "feed", "checkout", "submission", "ui");
     }
 
     @Test
