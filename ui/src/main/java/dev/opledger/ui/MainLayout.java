@@ -22,6 +22,8 @@ public class MainLayout extends AppLayout {
     public static final String CONFLICTS_PATH = "conflicts";
     /** The devices view's path. */
     public static final String DEVICES_PATH = "devices";
+    /** The outbox view's path. */
+    public static final String OUTBOX_PATH = "outbox";
 
     MainLayout(AuthenticationContext authentication) {
         var title = new H1("opledger console");
@@ -42,7 +44,7 @@ public class MainLayout extends AppLayout {
         var nav = new SideNav();
         nav.setId("console-nav");
         nav.addItem(new SideNavItem("Ledger", LEDGER_PATH), new SideNavItem("Conflicts", CONFLICTS_PATH),
-                new SideNavItem("Devices", DEVICES_PATH));
+                new SideNavItem("Devices", DEVICES_PATH), new SideNavItem("Outbox", OUTBOX_PATH));
         addToDrawer(nav);
     }
 }

@@ -45,7 +45,7 @@ class ModularityTests {
             // reference-tools (its own Maven module, embedded by the local run) uses nothing of the node
             Map.entry("tools", Set.of()),
             Map.entry("ui", Set.of("attest", "audit", "claim", "classification", "effect", "graph", "operation",
-                    "tools")));
+                    "outbox", "tools")));
 
     private final ApplicationModules modules = ApplicationModules.of(OpledgerApplication.class,
             ProductionCode.TEST_CODE);

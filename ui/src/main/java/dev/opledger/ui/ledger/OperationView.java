@@ -22,9 +22,12 @@ import dev.opledger.graph.TimelineEntry;
 import dev.opledger.graph.TimelineService;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.SubjectId;
+import dev.opledger.outbox.OperationEvents;
+import dev.opledger.outbox.OutboxService;
 import dev.opledger.ui.ConsoleRoles;
 import dev.opledger.ui.MainLayout;
 import jakarta.annotation.security.RolesAllowed;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -32,7 +35,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One operation: its status and why, its timeline (attempts, status changes, checkpoints, effects),
- * its effect records, the canonical command its payload hash covers, every accepted attempt and
+ * its events with when each was published, its effect records, the canonical command its payload hash covers, every accepted attempt and
  * every refused reuse of its key. An operation awaiting approval can be approved or rejected here.
  * Opened as {@code operations/<operationId>}, an id pasted from a ticket or a log line (operationIds
  * are unique across subjects), or as {@code operations/<operationId>?subject=<subject>}, which
@@ -47,6 +50,7 @@ class OperationView extends VerticalLayout implements BeforeEnterObserver {
     static final String SUBJECT = "subject";
 
     private final TimelineService timelines;
+    private final OutboxService outbox;
     private final Decision decision;
     /** The link's {@code ?subject=}, if it has one. */
     private @Nullable SubjectId subject;
@@ -55,8 +59,9 @@ class OperationView extends VerticalLayout implements BeforeEnterObserver {
     private @Nullable SubjectId shownSubject;
     private boolean linkIsValid;
 
-    OperationView(TimelineService timelines, ApprovalService approvals) {
+    OperationView(TimelineService timelines, OutboxService outbox, ApprovalService approvals) {
         this.timelines = timelines;
+        this.outbox = outbox;
         this.decision = new Decision(approvals);
         setId("operation-view");
     }
@@ -108,12 +113,29 @@ class OperationView extends VerticalLayout implements BeforeEnterObserver {
         add(title,
                 new OperationStatusPanel(detail, this::askToDecide),
                 new OperationSummary(detail),
-                new H3("Timeline (" + timeline.entries().size() + ")"), new TimelineGrid(timeline.entries()),
-                new H3("Effects (" + effects.size() + ")"), new EffectsGrid(effects),
+                new H3("Timeline (" + timeline.entries().size() + ")"), new TimelineGrid(timeline.entries()));
+        addEvents(detail.operation().operationId());
+        add(new H3("Effects (" + effects.size() + ")"), new EffectsGrid(effects),
                 new H3("Command (canonical JSON, as hashed)"), command,
                 new H3("Attempts (" + detail.attempts().size() + ")"), new AttemptsGrid(detail.attempts()),
                 new H3("Key-reuse conflicts (" + detail.conflicts().size() + ")"),
                 new OperationConflictsGrid(detail.conflicts()));
+    }
+
+    /** The operation's events, read after the timeline: one the timeline shows is at most not yet published. */
+    private void addEvents(OperationId id) {
+        OperationEvents events = outbox.events(id)
+                .orElseGet(() -> new OperationEvents(List.of(), 0, Duration.ZERO));
+        long waiting = events.events().stream().filter(event -> !event.published()).count();
+        add(new H3("Events (" + events.events().size() + (waiting == 0 ? "" : ", " + waiting + " not yet published")
+                + ")"));
+        String purged = EventText.purged(events);
+        if (purged != null) {
+            var note = new Paragraph(purged);
+            note.setId("events-purged");
+            add(note);
+        }
+        add(new EventsGrid(events.events()));
     }
 
     private void askToDecide(boolean approve) {
