@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -21,6 +22,7 @@ final class NodeProcess {
 
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
     private static final int TAIL_LINES = 80;
+    private static final String EVENTS_ENABLED = "opledger.events.enabled";
 
     private static Path extracted;
 
@@ -79,7 +81,9 @@ final class NodeProcess {
 
     /**
      * Starts {@code java [jvmOptions] -jar jar --spring.profiles.active=local --server.port=port
-     * --opledger.events.enabled=false [arguments]}, with the test JVM's own java, behind
+     * --opledger.events.enabled=false [arguments]} (without that setting when {@code arguments}
+     * give {@code opledger.events.enabled}: a second value would make it {@code "false,true"}),
+     * with the test JVM's own java, behind
      * {@code prefix} (e.g. {@code runuser});
      * {@code jar} is {@link #jar()} or {@link #extractedJar()}.
      */
@@ -90,10 +94,12 @@ final class NodeProcess {
         command.add("-XX:TieredStopAtLevel=1"); // a short-lived test node: start fast rather than peak
         command.addAll(jvmOptions);
         command.addAll(List.of("-jar", jar.toAbsolutePath().toString(), "--spring.profiles.active=local",
-                "--server.port=" + port,
-                // no Kafka broker nor relay in each child node: these tests are about the console and
-                // crashes; the outbox rows are still written (the events' tests run in backend)
-                "--opledger.events.enabled=false"));
+                "--server.port=" + port));
+        if (Arrays.stream(arguments).noneMatch(argument -> argument.startsWith("--" + EVENTS_ENABLED + "="))) {
+            // no Kafka broker nor relay in each child node unless a test gives it one (EventNodes):
+            // most are about the console and crashes; the outbox rows are still written
+            command.add("--" + EVENTS_ENABLED + "=false");
+        }
         command.addAll(List.of(arguments));
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
