@@ -57,7 +57,7 @@ class BrokerOutageCheckoutsIT {
     @Test
     void checkoutsGoOnWhileTheBrokerIsDownAndEveryEventIsPublishedAndAppliedOnceWhenItIsBack() throws Exception {
         long started = System.nanoTime();
-        broker = EmbeddedBroker.start();
+        broker = EventNodes.startBroker();
         tools = ReferenceToolsProcess.start(TestDatabase.fresh());
         var database = TestDatabase.fresh();
         var checkouts = new Checkouts(database);

@@ -1,6 +1,10 @@
 package dev.opledger.e2e;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import dev.opledger.node.kafka.EmbeddedBroker;
 import java.util.List;
+import org.slf4j.LoggerFactory;
 
 /**
  * Child nodes with events on (the other e2e tests run theirs without): their relay publishes to
@@ -12,6 +16,20 @@ final class EventNodes {
     static final String RELAY_LEASE = "3s";
 
     private EventNodes() {
+    }
+
+    /**
+     * A broker in the test JVM, which the test can stop and start again on its port and log. Its
+     * logs at WARN, as a node's are: at INFO it writes a thousand lines a test (a Spring context
+     * started in the same JVM later sets the levels it configures).
+     */
+    static EmbeddedBroker startBroker() {
+        for (String name : List.of("kafka", "org.apache.kafka", "state.change.logger")) {
+            if (LoggerFactory.getLogger(name) instanceof Logger logger) {
+                logger.setLevel(Level.WARN);
+            }
+        }
+        return EmbeddedBroker.start();
     }
 
     /** A node's arguments for a relay and a feed on the broker at {@code bootstrapServers}. */
