@@ -64,7 +64,7 @@ class BrokerOutageCheckoutsIT {
         var outbox = new Outbox(database);
         ChildNode node = nodes.start("outage", database, node());
 
-        List<String> before = submit(checkouts, node, BEFORE);
+        submit(checkouts, node, BEFORE);
         await("the relay publishing").atMost(Duration.ofSeconds(60)).until(() -> outbox.published() > 0);
 
         broker.stop();

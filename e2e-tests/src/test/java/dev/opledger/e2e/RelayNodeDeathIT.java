@@ -135,17 +135,20 @@ class RelayNodeDeathIT {
         await("A's relay elected").atMost(TAKEOVER).until(() -> outbox.relayHolder()
                 .filter(h -> h.startsWith(a.workerIdPrefix())).isPresent());
         long epoch = outbox.relayEpoch();
+        CompletableFuture<Long> death = a.process().onExit().thenApply(exited -> System.nanoTime());
         ChildNode b = start("relay-b");
 
-        List<String> operations = submit(List.of(b), CHECKOUTS, new AtomicInteger());
+        // the load goes on through the death: submitted to B, run by the workers of both
+        var load = CompletableFuture.supplyAsync(() -> submit(List.of(b), CHECKOUTS, new AtomicInteger()));
 
         assertThat(a.awaitExit(RUN)).as("A halts after a Kafka commit, as SIGKILL would stop it").isEqualTo(137);
-        long died = System.nanoTime();
+        long died = death.join();
         await("B's relay elected").atMost(TAKEOVER).pollInterval(Duration.ofMillis(100))
                 .until(() -> outbox.relayHolder().filter(h -> h.startsWith(b.workerIdPrefix())).isPresent());
         long tookOver = System.nanoTime();
         assertThat(outbox.relayEpoch()).isGreaterThan(epoch);
 
+        List<String> operations = load.join();
         Result result = settle(operations);
         Matcher halted = HALTED.matcher(a.node().logTail(20));
         assertThat(halted.find()).as("A's last words: %s", a.node().logTail(20)).isTrue();
