@@ -22,7 +22,7 @@ final class NodeProcess {
 
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
     private static final int TAIL_LINES = 80;
-    private static final String EVENTS_ENABLED = "--opledger.events.enabled=";
+    private static final String EVENTS_ENABLED = "opledger.events.enabled";
 
     private static Path extracted;
 
@@ -81,9 +81,10 @@ final class NodeProcess {
 
     /**
      * Starts {@code java [jvmOptions] -jar jar --spring.profiles.active=local --server.port=port
-     * --opledger.events.enabled=false [arguments]}, with the test JVM's own java, behind
-     * {@code prefix} (e.g. {@code runuser}); arguments that set {@code --opledger.events.enabled}
-     * themselves replace that default (Spring would join two values of one option into one);
+     * --opledger.events.enabled=false [arguments]} (without that setting when {@code arguments}
+     * give {@code opledger.events.enabled}: a second value would make it {@code "false,true"}),
+     * with the test JVM's own java, behind
+     * {@code prefix} (e.g. {@code runuser});
      * {@code jar} is {@link #jar()} or {@link #extractedJar()}.
      */
     static Process start(Path jar, List<String> prefix, List<String> jvmOptions, int port, Path log,
@@ -94,10 +95,10 @@ final class NodeProcess {
         command.addAll(jvmOptions);
         command.addAll(List.of("-jar", jar.toAbsolutePath().toString(), "--spring.profiles.active=local",
                 "--server.port=" + port));
-        if (Arrays.stream(arguments).noneMatch(argument -> argument.startsWith(EVENTS_ENABLED))) {
-            // no Kafka broker nor relay in each child node: these tests are about the console and
-            // crashes; the outbox rows are still written (the events' tests run in backend)
-            command.add(EVENTS_ENABLED + "false");
+        if (Arrays.stream(arguments).noneMatch(argument -> argument.startsWith("--" + EVENTS_ENABLED + "="))) {
+            // no Kafka broker nor relay in each child node unless a test gives it one (EventNodes):
+            // most are about the console and crashes; the outbox rows are still written
+            command.add("--" + EVENTS_ENABLED + "=false");
         }
         command.addAll(List.of(arguments));
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();

@@ -12,6 +12,7 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
@@ -34,12 +35,17 @@ class EventsConfiguration {
     @Bean
     OutboxRelay outboxRelay(EventsProperties properties, KafkaProperties kafka, JdbcTemplate jdbc,
             PlatformTransactionManager transactionManager, RelayElection election, OutboxRows rows, JsonMapper json,
-            MeterRegistry meters) {
+            MeterRegistry meters, @Value("${opledger.test.crash-at:}") String crashAt) {
         Gauge.builder("opledger.outbox.backlog", rows, OutboxRows::backlog).description("outbox rows not yet published")
                 .register(meters);
         Gauge.builder("opledger.outbox.lag", rows, OutboxRows::lagSeconds).baseUnit("seconds")
                 .description("age of the oldest unpublished event").register(meters);
         String node = ManagementFactory.getRuntimeMXBean().getName() + "/" + UUID.randomUUID().toString().substring(0, 8);
+        RelayCrashPoint crash = RelayCrashPoint.of(crashAt);
+        if (crash != null) {
+            return relay(node, properties, kafka, () -> initialised(crash.producer(producerSettings(kafka, properties))),
+                    jdbc, transactionManager, election, rows, json, meters);
+        }
         return relay(node, properties, kafka, jdbc, transactionManager, election, rows, json, meters);
     }
 
@@ -66,7 +72,10 @@ class EventsConfiguration {
      * relay's producer inside Kafka, as the election's epoch fences its marks in PostgreSQL.
      */
     static Producer<String, byte[]> producer(KafkaProperties kafka, EventsProperties properties) {
-        var producer = new KafkaProducer<String, byte[]>(producerSettings(kafka, properties));
+        return initialised(new KafkaProducer<>(producerSettings(kafka, properties)));
+    }
+
+    private static Producer<String, byte[]> initialised(Producer<String, byte[]> producer) {
         try {
             producer.initTransactions();
         } catch (RuntimeException e) {
