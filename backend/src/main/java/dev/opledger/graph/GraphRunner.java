@@ -1,5 +1,6 @@
 package dev.opledger.graph;
 
+import dev.opledger.graph.internal.OperationRuns;
 import dev.opledger.graph.internal.StateJson;
 import dev.opledger.graph.internal.StepNode;
 import dev.opledger.graph.internal.StoredCheckpoint;
@@ -7,7 +8,6 @@ import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationMdc;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -37,9 +37,9 @@ public final class GraphRunner<S extends AgentState> {
 
     private final CompiledGraph<S> graph;
     private final PostgresCheckpointSaver saver;
-    private final Set<OperationId> running;
+    private final OperationRuns running;
 
-    GraphRunner(CompiledGraph<S> graph, PostgresCheckpointSaver saver, Set<OperationId> running) {
+    GraphRunner(CompiledGraph<S> graph, PostgresCheckpointSaver saver, OperationRuns running) {
         this.graph = graph;
         this.saver = saver;
         this.running = running;
@@ -158,15 +158,13 @@ public final class GraphRunner<S extends AgentState> {
         if (TransactionSynchronizationManager.isActualTransactionActive()) {
             throw new IllegalStateException("graph runs must not join a transaction: each checkpoint commits on its own");
         }
-        if (!running.add(operationId)) {
-            throw new GraphThreadBusyException(operationId);
-        }
+        var run = running.enterGraph(operationId);
         // restores the caller's operationId (the worker's, for the same operation) when the run ends
         try (var ignored = OperationMdc.put(operationId)) {
             return work.get();
         } finally {
             saver.forget(operationId);
-            running.remove(operationId);
+            running.exitGraph(run);
         }
     }
 
