@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One node's workers: leases up to {@code concurrency} operations, runs each on a virtual thread
  * through the {@link OperationExecutor}, renews the leases it holds, and records how each run
- * ended. The runs it holds are the node's {@link OperationRuns}, which the graph runner shares. A lease it loses (another node took the operation over after missed heartbeats) makes
- * that run stop at its next check; a run that does not notice (it stalled) finds its next write
+ * ended. The runs it holds are in the node's {@link OperationRuns}, which the graph runner shares.
+ * A lease it loses (another node took the operation over after missed heartbeats) makes that run
+ * stop at its next check; a run that does not notice (it stalled) finds its next write
  * refused by the database, as every write carries the lease's {@link Fence}, and stops there.
  */
 public class OperationWorker {
