@@ -1,47 +1,42 @@
 package dev.opledger.checkout;
 
-import static java.util.concurrent.CompletableFuture.completedFuture;
-
 import dev.opledger.claim.ApprovalDecision;
 import dev.opledger.claim.LifecycleService;
+import dev.opledger.graph.ExecutionOutcome;
+import dev.opledger.graph.GraphStep;
+import dev.opledger.graph.StepResult;
+import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import org.bsc.langgraph4j.RunnableConfig;
-import org.bsc.langgraph4j.action.AsyncNodeActionWithConfig;
-import org.bsc.langgraph4j.action.InterruptableAction;
-import org.bsc.langgraph4j.action.InterruptionMetadata;
 
 /**
- * Waits for a person's decision on an amount over the limit. It interrupts itself until the
- * ledger holds the decision ({@link LifecycleService#approval}), so it is asked again on every
- * resume, on any node, and writes no checkpoint while it waits; once decided it copies the
- * decision into the state, where the planner reads it. It makes no effect, so running again is
- * harmless: the capture after it is guarded by its effect record.
+ * Waits for a person's decision on an amount over the limit. Until the ledger holds the decision
+ * ({@link LifecycleService#approval}) it stops the run, AWAITING_APPROVAL, before its own
+ * checkpoint, so it is asked again on every resume, on any node, and writes no checkpoint while
+ * it waits; once decided it copies the decision into the state, where the planner reads it. It
+ * makes no effect, so running again is harmless: the capture after it is guarded by its effect
+ * record.
  */
-final class AwaitApprovalNode implements AsyncNodeActionWithConfig<CheckoutState>, InterruptableAction<CheckoutState> {
+final class AwaitApprovalNode implements GraphStep<CheckoutState> {
 
-    private final CheckoutRuns runs;
     private final LifecycleService lifecycle;
+    private final BigDecimal approvalLimit;
 
-    AwaitApprovalNode(CheckoutRuns runs, LifecycleService lifecycle) {
-        this.runs = runs;
+    AwaitApprovalNode(LifecycleService lifecycle, BigDecimal approvalLimit) {
         this.lifecycle = lifecycle;
+        this.approvalLimit = approvalLimit;
     }
 
     @Override
-    public Optional<InterruptionMetadata<CheckoutState>> interrupt(String nodeId, CheckoutState state,
-            RunnableConfig config) {
-        return decision(config).isPresent()
-                ? Optional.empty()
-                : Optional.of(InterruptionMetadata.builder(nodeId, state).build());
-    }
-
-    @Override
-    public CompletableFuture<Map<String, Object>> apply(CheckoutState state, RunnableConfig config) {
-        ApprovalDecision decision = decision(config)
-                .orElseThrow(() -> new IllegalStateException("the approval step ran without a decision"));
+    public StepResult apply(CheckoutState state, RunnableConfig config) {
+        Optional<ApprovalDecision> decided = lifecycle.approval(CheckoutRun.of(config).operationRef());
+        if (decided.isEmpty()) {
+            return StepResult.stop(new ExecutionOutcome.AwaitingApproval("amount " + state.amountText()
+                    + " over limit " + CheckoutState.money(approvalLimit)));
+        }
+        ApprovalDecision decision = decided.get();
         Map<String, Object> approval = new LinkedHashMap<>();
         approval.put("approved", decision.approved());
         approval.put("actor", decision.actor());
@@ -49,10 +44,6 @@ final class AwaitApprovalNode implements AsyncNodeActionWithConfig<CheckoutState
             approval.put("reason", decision.reason());
         }
         approval.put("decidedAt", decision.decidedAt().toString());
-        return completedFuture(Map.of(CheckoutState.APPROVAL, approval));
-    }
-
-    private Optional<ApprovalDecision> decision(RunnableConfig config) {
-        return lifecycle.approval(runs.of(config).operationRef());
+        return StepResult.next(Map.of(CheckoutState.APPROVAL, approval));
     }
 }

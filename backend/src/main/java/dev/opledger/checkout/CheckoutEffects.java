@@ -5,20 +5,22 @@ import dev.opledger.effect.EffectCheck;
 import dev.opledger.effect.EffectGateway;
 import dev.opledger.effect.EffectOutcome;
 import dev.opledger.graph.ExecutionOutcome;
+import dev.opledger.graph.StepResult;
 import dev.opledger.mcp.ToolClient;
 import dev.opledger.mcp.ToolRef;
 import dev.opledger.mcp.ToolReply;
 import dev.opledger.mcp.ToolTransportException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
  * How a checkout step makes its effect: only while the lease is held, always through the effect
  * gateway under the step's key and the lease's fence, and with the gateway's outcome turned into
- * the step's result or into the operation's end (refused → FAILED, needs review → NEEDS_REVIEW,
- * a record refused for a lost lease → the run stops).
+ * the step's state update or into the operation's end (refused → FAILED, needs review →
+ * NEEDS_REVIEW, a record refused for a lost lease → the run stops).
  */
 final class CheckoutEffects {
 
@@ -32,25 +34,25 @@ final class CheckoutEffects {
         this.server = server;
     }
 
-    Map<String, Object> perform(CheckoutRun run, CheckoutStep step, String tool, Map<String, Object> arguments) {
-        return perform(run, step, tool, arguments, null);
+    StepResult perform(CheckoutRun run, CheckoutStep step, String tool, Map<String, Object> arguments,
+            Function<Map<String, Object>, StepResult> then) {
+        return perform(run, step, tool, arguments, null, then);
     }
 
-    /** The tool's result, now or as recorded by an earlier run of this step. */
-    Map<String, Object> perform(CheckoutRun run, CheckoutStep step, String tool, Map<String, Object> arguments,
-            @Nullable EffectCheck check) {
-        if (!run.lease().held()) {
-            throw new CheckoutStoppedException(new ExecutionOutcome.LeaseLost("the heartbeat found lease "
-                    + run.lease().fence() + " lost before step " + step.key()));
+    /** {@code then} of the tool's result, now or as recorded by an earlier run of this step; or the run's end. */
+    StepResult perform(CheckoutRun run, CheckoutStep step, String tool, Map<String, Object> arguments,
+            @Nullable EffectCheck check, Function<Map<String, Object>, StepResult> then) {
+        if (!run.held()) {
+            return StepResult.stop(new ExecutionOutcome.LeaseLost("the heartbeat found lease " + run.fence()
+                    + " lost before step " + step.key()));
         }
-        var effect = new Effect(run.lease().fence(), step.key(), new ToolRef(server, tool), arguments, check);
+        var effect = new Effect(run.fence(), step.key(), new ToolRef(server, tool), arguments, check);
         return switch (gateway.perform(effect)) {
-            case EffectOutcome.Done done -> done.result();
-            case EffectOutcome.Refused refused ->
-                    throw CheckoutStoppedException.failed(step.key() + ": " + tool + " refused: " + refused.error());
+            case EffectOutcome.Done done -> then.apply(done.result());
+            case EffectOutcome.Refused refused -> failed(step.key() + ": " + tool + " refused: " + refused.error());
             case EffectOutcome.NeedsReview review ->
-                    throw new CheckoutStoppedException(new ExecutionOutcome.NeedsReview(step.key() + ": " + review.reason()));
-            case EffectOutcome.LeaseLost lost -> throw new CheckoutStoppedException(new ExecutionOutcome.LeaseLost(lost.refused()));
+                    StepResult.stop(new ExecutionOutcome.NeedsReview(step.key() + ": " + review.reason()));
+            case EffectOutcome.LeaseLost lost -> StepResult.stop(new ExecutionOutcome.LeaseLost(lost.refused()));
         };
     }
 
@@ -64,15 +66,25 @@ final class CheckoutEffects {
     }
 
     /**
-     * A value the tool's result must hold for the steps after it. Without it the effect happened
-     * but the checkout cannot go on from it: a person looks.
+     * {@code update} of a value the tool's result must hold for the steps after it. Without it the
+     * effect happened but the checkout cannot go on from it: a person looks.
      */
-    static Object required(Map<String, Object> result, String name, CheckoutStep step, String tool) {
+    static StepResult required(Map<String, Object> result, String name, CheckoutStep step, String tool,
+            Function<Object, Map<String, Object>> update) {
         Object value = result.get(name);
         if (value == null) {
-            throw new CheckoutStoppedException(new ExecutionOutcome.NeedsReview(step.key() + ": " + tool
-                    + " answered without " + name + " (it answered " + result.keySet() + ")"));
+            return StepResult.stop(new ExecutionOutcome.NeedsReview(step.key() + ": " + tool + " answered without "
+                    + name + " (it answered " + result.keySet() + ")"));
         }
-        return value;
+        return StepResult.next(update.apply(value));
+    }
+
+    /**
+     * The step cannot go on: the operation ends FAILED. The thread keeps the checkpoint before the
+     * step, so if a person sends the operation back to the workers, the step runs again and its
+     * effect record decides what its effect does.
+     */
+    static StepResult failed(String reason) {
+        return StepResult.stop(new ExecutionOutcome.Failed(reason));
     }
 }

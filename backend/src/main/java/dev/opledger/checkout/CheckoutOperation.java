@@ -1,7 +1,5 @@
 package dev.opledger.checkout;
 
-import static org.bsc.langgraph4j.action.AsyncNodeActionWithConfig.node_async;
-
 import dev.opledger.claim.LeasedOperation;
 import dev.opledger.claim.LifecycleService;
 import dev.opledger.effect.CrashPoints;
@@ -9,9 +7,9 @@ import dev.opledger.effect.EffectGateway;
 import dev.opledger.graph.CheckpointConflictException;
 import dev.opledger.graph.ExecutionOutcome;
 import dev.opledger.graph.GraphOptions;
-import dev.opledger.graph.GraphRunFailedException;
 import dev.opledger.graph.GraphRunner;
 import dev.opledger.graph.GraphService;
+import dev.opledger.graph.GraphStep;
 import dev.opledger.graph.LeaseGuard;
 import dev.opledger.graph.OperationType;
 import dev.opledger.graph.RunOutcome;
@@ -35,24 +33,22 @@ class CheckoutOperation implements OperationType {
     static final String SCHEMA = "operation-types/checkout.schema.json";
 
     private final GraphRunner<CheckoutState> runner;
-    private final CheckoutRuns runs = new CheckoutRuns();
     private final CrashPoints crashes;
-    private final BigDecimal approvalLimit;
 
     CheckoutOperation(GraphService graphs, EffectGateway gateway, ObjectProvider<ToolClient> tools,
             LifecycleService lifecycle, CheckoutProperties properties, CrashPoints crashes,
             ObjectProvider<CheckoutPlanner> planner) {
         this.crashes = crashes;
-        this.approvalLimit = properties.approvalLimit();
+        BigDecimal approvalLimit = properties.approvalLimit();
         var effects = new CheckoutEffects(gateway, tools::getObject, properties.mcpServer());
         Map<CheckoutStep, AsyncNodeActionWithConfig<CheckoutState>> nodes = new LinkedHashMap<>();
-        nodes.put(CheckoutStep.RESERVE, node_async(new ReserveNode(runs, effects, approvalLimit)));
-        nodes.put(CheckoutStep.APPROVAL, new AwaitApprovalNode(runs, lifecycle));
-        nodes.put(CheckoutStep.CAPTURE, node_async(new CaptureNode(runs, effects)));
-        nodes.put(CheckoutStep.POINTS, node_async(new CreditPointsNode(runs, effects)));
-        nodes.put(CheckoutStep.SHIPPING, node_async(new SetShippingNode(runs, effects)));
-        nodes.put(CheckoutStep.RECEIPT, node_async(new SendReceiptNode(runs, effects)));
-        nodes.put(CheckoutStep.RELEASE, node_async(new ReleaseNode(runs, effects)));
+        nodes.put(CheckoutStep.RESERVE, GraphStep.node(new ReserveNode(effects, approvalLimit)));
+        nodes.put(CheckoutStep.APPROVAL, GraphStep.node(new AwaitApprovalNode(lifecycle, approvalLimit)));
+        nodes.put(CheckoutStep.CAPTURE, GraphStep.node(new CaptureNode(effects)));
+        nodes.put(CheckoutStep.POINTS, GraphStep.node(new CreditPointsNode(effects)));
+        nodes.put(CheckoutStep.SHIPPING, GraphStep.node(new SetShippingNode(effects)));
+        nodes.put(CheckoutStep.RECEIPT, GraphStep.node(new SendReceiptNode(effects)));
+        nodes.put(CheckoutStep.RELEASE, GraphStep.node(new ReleaseNode(effects)));
         this.runner = graphs.runner(CheckoutGraph.build(nodes, planner.getIfAvailable(FixedCheckoutPlanner::new)),
                 GraphOptions.none());
     }
@@ -75,31 +71,23 @@ class CheckoutOperation implements OperationType {
         } catch (IllegalArgumentException e) {
             return new ExecutionOutcome.Failed("the checkout's arguments cannot be run: " + e.getMessage());
         }
-        var run = new CheckoutRun(operation.ref(), lease);
-        runs.begin(run);
         try {
-            return outcome(runner.run(lease, arguments.asState()));
-        } catch (GraphRunFailedException e) {
-            if (e.getCause() instanceof CheckoutStoppedException stopped) {
-                return stopped.outcome();
-            }
-            throw e;
+            return outcome(runner.run(new CheckoutRun(operation.ref(), lease), arguments.asState()));
         } catch (CheckpointConflictException e) {
             // refused for a lost lease, or the thread moved on under another writer: either way another node has it
             return new ExecutionOutcome.LeaseLost(e.getMessage());
-        } finally {
-            runs.end(run);
         }
     }
 
     private ExecutionOutcome outcome(RunOutcome outcome) {
         var state = new CheckoutState(outcome.state());
         return switch (outcome) {
-            case RunOutcome.Paused paused when CheckoutStep.APPROVAL.key().equals(paused.nextNode()) -> {
+            case RunOutcome.Stopped stopped when stopped.outcome() instanceof ExecutionOutcome.AwaitingApproval -> {
                 crashes.awaitingApproval(CheckoutStep.APPROVAL.key());
-                yield new ExecutionOutcome.AwaitingApproval("amount " + state.amountText() + " over limit "
-                        + CheckoutState.money(approvalLimit));
+                yield stopped.outcome();
             }
+            // a step ended the run: FAILED, NEEDS_REVIEW or the lease lost, as the step said
+            case RunOutcome.Stopped stopped -> stopped.outcome();
             case RunOutcome.Paused paused ->
                     throw new IllegalStateException("the checkout paused before " + paused.nextNode() + ", which waits for nothing");
             case RunOutcome.Completed completed when state.rejected() -> new ExecutionOutcome.Failed(rejection(state));

@@ -1,42 +1,44 @@
 package dev.opledger.checkout;
 
 import dev.opledger.effect.EffectCheck;
+import dev.opledger.graph.GraphStep;
+import dev.opledger.graph.StepResult;
 import dev.opledger.mcp.ToolReply;
 import dev.opledger.mcp.ToolTransportException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.bsc.langgraph4j.RunnableConfig;
-import org.bsc.langgraph4j.action.NodeActionWithConfig;
 
 /**
  * Credits loyalty points (adjust_points, check-then-write): before writing again after an unknown
  * outcome, the effect gateway asks get_points, with this step's operationId and key, whether
  * this step's adjustment already landed.
  */
-final class CreditPointsNode implements NodeActionWithConfig<CheckoutState> {
+final class CreditPointsNode implements GraphStep<CheckoutState> {
 
     static final String TOOL = "adjust_points";
     static final String CHECK_TOOL = "get_points";
 
-    private final CheckoutRuns runs;
     private final CheckoutEffects effects;
 
-    CreditPointsNode(CheckoutRuns runs, CheckoutEffects effects) {
-        this.runs = runs;
+    CreditPointsNode(CheckoutEffects effects) {
         this.effects = effects;
     }
 
     @Override
-    public Map<String, Object> apply(CheckoutState state, RunnableConfig config) {
+    public StepResult apply(CheckoutState state, RunnableConfig config) {
         int delta = state.pointsToCredit();
         if (delta == 0) {
-            return Map.of(CheckoutState.POINTS, Map.of("delta", 0));
+            return StepResult.next(Map.of(CheckoutState.POINTS, Map.of("delta", 0)));
         }
-        CheckoutRun run = runs.of(config);
+        CheckoutRun run = CheckoutRun.of(config);
         String account = state.loyaltyAccount().orElseThrow();
-        var result = effects.perform(run, CheckoutStep.POINTS, TOOL, Map.of("account", account, "delta", delta),
-                landed(run, account));
+        return effects.perform(run, CheckoutStep.POINTS, TOOL, Map.of("account", account, "delta", delta),
+                landed(run, account), result -> StepResult.next(points(result, account, delta)));
+    }
+
+    private static Map<String, Object> points(Map<String, Object> result, String account, int delta) {
         // a write answers adjustmentId; a check that found the adjustment answers appliedAdjustment
         Object adjustmentId = result.get("adjustmentId") != null ? result.get("adjustmentId")
                 : result.get("appliedAdjustment") instanceof Map<?, ?> applied ? applied.get("adjustmentId") : null;

@@ -1,32 +1,37 @@
 package dev.opledger.checkout;
 
+import static dev.opledger.checkout.CheckoutEffects.failed;
 import static dev.opledger.checkout.CheckoutEffects.required;
 
+import dev.opledger.graph.GraphStep;
+import dev.opledger.graph.StepResult;
 import java.util.Map;
+import java.util.Optional;
 import org.bsc.langgraph4j.RunnableConfig;
-import org.bsc.langgraph4j.action.NodeActionWithConfig;
 
 /** After a rejection, hands the reserved stock back (release_inventory, keyed). */
-final class ReleaseNode implements NodeActionWithConfig<CheckoutState> {
+final class ReleaseNode implements GraphStep<CheckoutState> {
 
     static final String TOOL = "release_inventory";
 
-    private final CheckoutRuns runs;
     private final CheckoutEffects effects;
 
-    ReleaseNode(CheckoutRuns runs, CheckoutEffects effects) {
-        this.runs = runs;
+    ReleaseNode(CheckoutEffects effects) {
         this.effects = effects;
     }
 
     @Override
-    public Map<String, Object> apply(CheckoutState state, RunnableConfig config) {
+    public StepResult apply(CheckoutState state, RunnableConfig config) {
         if (!state.rejected()) {
-            throw CheckoutStoppedException.failed("release: only a rejected checkout releases its reservation");
+            return failed("release: only a rejected checkout releases its reservation");
         }
-        String reservationId = state.reservationId().orElseThrow(
-                () -> CheckoutStoppedException.failed("release: nothing was reserved"));
-        var result = effects.perform(runs.of(config), CheckoutStep.RELEASE, TOOL, Map.of("reservationId", reservationId));
-        return Map.of(CheckoutState.RELEASE, Map.of("releaseId", required(result, "releaseId", CheckoutStep.RELEASE, TOOL)));
+        Optional<String> reservationId = state.reservationId();
+        if (reservationId.isEmpty()) {
+            return failed("release: nothing was reserved");
+        }
+        return effects.perform(CheckoutRun.of(config), CheckoutStep.RELEASE, TOOL,
+                Map.of("reservationId", reservationId.get()),
+                result -> required(result, "releaseId", CheckoutStep.RELEASE, TOOL,
+                        releaseId -> Map.of(CheckoutState.RELEASE, Map.of("releaseId", releaseId))));
     }
 }

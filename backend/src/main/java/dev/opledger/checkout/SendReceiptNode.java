@@ -1,34 +1,38 @@
 package dev.opledger.checkout;
 
+import static dev.opledger.checkout.CheckoutEffects.failed;
 import static dev.opledger.checkout.CheckoutEffects.required;
 
+import dev.opledger.graph.GraphStep;
+import dev.opledger.graph.StepResult;
 import java.util.Map;
+import java.util.Optional;
 import org.bsc.langgraph4j.RunnableConfig;
-import org.bsc.langgraph4j.action.NodeActionWithConfig;
 
 /**
  * Sends the receipt (send_message, never-repeat): a message can be neither recalled nor checked,
  * so after an unknown outcome the gateway does not send again and the operation waits for a person.
  */
-final class SendReceiptNode implements NodeActionWithConfig<CheckoutState> {
+final class SendReceiptNode implements GraphStep<CheckoutState> {
 
     static final String TOOL = "send_message";
 
-    private final CheckoutRuns runs;
     private final CheckoutEffects effects;
 
-    SendReceiptNode(CheckoutRuns runs, CheckoutEffects effects) {
-        this.runs = runs;
+    SendReceiptNode(CheckoutEffects effects) {
         this.effects = effects;
     }
 
     @Override
-    public Map<String, Object> apply(CheckoutState state, RunnableConfig config) {
-        String paymentId = state.paymentId().orElseThrow(
-                () -> CheckoutStoppedException.failed("receipt: no payment was captured"));
-        var result = effects.perform(runs.of(config), CheckoutStep.RECEIPT, TOOL,
-                Map.of("to", state.recipient(), "text", text(state, paymentId)));
-        return Map.of(CheckoutState.RECEIPT, Map.of("messageId", required(result, "messageId", CheckoutStep.RECEIPT, TOOL)));
+    public StepResult apply(CheckoutState state, RunnableConfig config) {
+        Optional<String> paymentId = state.paymentId();
+        if (paymentId.isEmpty()) {
+            return failed("receipt: no payment was captured");
+        }
+        return effects.perform(CheckoutRun.of(config), CheckoutStep.RECEIPT, TOOL,
+                Map.of("to", state.recipient(), "text", text(state, paymentId.get())),
+                result -> required(result, "messageId", CheckoutStep.RECEIPT, TOOL,
+                        messageId -> Map.of(CheckoutState.RECEIPT, Map.of("messageId", messageId))));
     }
 
     /** The same for every run of the step: it is built from the state only. */

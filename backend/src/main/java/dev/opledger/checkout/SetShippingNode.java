@@ -1,29 +1,34 @@
 package dev.opledger.checkout;
 
+import static dev.opledger.checkout.CheckoutEffects.failed;
+
+import dev.opledger.graph.GraphStep;
+import dev.opledger.graph.StepResult;
 import java.util.Map;
+import java.util.Optional;
 import org.bsc.langgraph4j.RunnableConfig;
-import org.bsc.langgraph4j.action.NodeActionWithConfig;
 
 /** Sets the order's shipping address (set_shipping_address, idempotent); the order is the operation. */
-final class SetShippingNode implements NodeActionWithConfig<CheckoutState> {
+final class SetShippingNode implements GraphStep<CheckoutState> {
 
     static final String TOOL = "set_shipping_address";
 
-    private final CheckoutRuns runs;
     private final CheckoutEffects effects;
 
-    SetShippingNode(CheckoutRuns runs, CheckoutEffects effects) {
-        this.runs = runs;
+    SetShippingNode(CheckoutEffects effects) {
         this.effects = effects;
     }
 
     @Override
-    public Map<String, Object> apply(CheckoutState state, RunnableConfig config) {
-        CheckoutRun run = runs.of(config);
-        String address = state.shippingAddress().orElseThrow(
-                () -> CheckoutStoppedException.failed("shipping: the checkout has no shipping address"));
+    public StepResult apply(CheckoutState state, RunnableConfig config) {
+        CheckoutRun run = CheckoutRun.of(config);
+        Optional<String> address = state.shippingAddress();
+        if (address.isEmpty()) {
+            return failed("shipping: the checkout has no shipping address");
+        }
         String orderId = run.operationId().toString();
-        effects.perform(run, CheckoutStep.SHIPPING, TOOL, Map.of("orderId", orderId, "address", address));
-        return Map.of(CheckoutState.SHIPPING, Map.of("orderId", orderId, "address", address));
+        return effects.perform(run, CheckoutStep.SHIPPING, TOOL, Map.of("orderId", orderId, "address", address.get()),
+                result -> StepResult.next(Map.of(CheckoutState.SHIPPING,
+                        Map.of("orderId", orderId, "address", address.get()))));
     }
 }

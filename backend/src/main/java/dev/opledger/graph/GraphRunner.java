@@ -1,20 +1,24 @@
 package dev.opledger.graph;
 
+import dev.opledger.graph.internal.OperationRuns;
 import dev.opledger.graph.internal.StateJson;
+import dev.opledger.graph.internal.StepNode;
 import dev.opledger.graph.internal.StoredCheckpoint;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationMdc;
 import java.util.Map;
-import java.util.Set;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Supplier;
+import org.bsc.async.AsyncGenerator;
 import org.bsc.langgraph4j.CompiledGraph;
 import org.bsc.langgraph4j.GraphInput;
 import org.bsc.langgraph4j.GraphRunnerException;
 import org.bsc.langgraph4j.RunnableConfig;
 import org.bsc.langgraph4j.StateGraph;
+import org.bsc.langgraph4j.action.InterruptionMetadata;
 import org.bsc.langgraph4j.state.AgentState;
 import org.jspecify.annotations.Nullable;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -28,11 +32,14 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  */
 public final class GraphRunner<S extends AgentState> {
 
+    // the lease of a run started with run(LeaseGuard, …), for the run's nodes (leaseOf)
+    private static final String LEASE = "opledger.lease";
+
     private final CompiledGraph<S> graph;
     private final PostgresCheckpointSaver saver;
-    private final Set<OperationId> running;
+    private final OperationRuns running;
 
-    GraphRunner(CompiledGraph<S> graph, PostgresCheckpointSaver saver, Set<OperationId> running) {
+    GraphRunner(CompiledGraph<S> graph, PostgresCheckpointSaver saver, OperationRuns running) {
         this.graph = graph;
         this.saver = saver;
         this.running = running;
@@ -55,15 +62,23 @@ public final class GraphRunner<S extends AgentState> {
      * As {@link #run(OperationId, Map)}, for a worker holding the operation's lease: every
      * checkpoint of the run is written only while the operation is RUNNING in the lease's epoch;
      * once it is not, the run ends with {@link CheckpointFencedException} and writes nothing more.
+     * The run's nodes find {@code lease} with {@link #leaseOf(RunnableConfig)}.
      */
     public RunOutcome run(LeaseGuard lease, Map<String, Object> input) {
         OperationId operationId = lease.fence().operationId();
         return exclusively(operationId, () -> {
             saver.fenceWith(lease);
-            RunnableConfig config = config(operationId, null);
+            RunnableConfig config = RunnableConfig.builder(config(operationId, null)).putMetadata(LEASE, lease).build();
             boolean started = saver.get(config).isPresent();
             return execute(operationId, started ? GraphInput.resume() : GraphInput.args(input), config);
         });
+    }
+
+    /** The lease of the run a node is part of: the one given to {@link #run(LeaseGuard, Map)}. */
+    public static LeaseGuard leaseOf(RunnableConfig config) {
+        return config.metadata(LEASE).filter(LeaseGuard.class::isInstance).map(LeaseGuard.class::cast)
+                .orElseThrow(() -> new IllegalStateException("node " + config.nodeId() + " of thread "
+                        + config.threadId().orElse("?") + " runs without a lease"));
     }
 
     /** Continues from the newest checkpoint: the node it names next runs from its start. */
@@ -111,35 +126,45 @@ public final class GraphRunner<S extends AgentState> {
     }
 
     private RunOutcome execute(OperationId operationId, GraphInput input, RunnableConfig config) {
+        Optional<ExecutionOutcome> stopped;
         try {
             var outputs = graph.stream(input, config);
             for (var ignored : outputs) {
                 // each step has been checkpointed by the time it is handed out
             }
+            stopped = stop(AsyncGenerator.resultValue(outputs));
         } catch (RuntimeException e) {
             throw failure(operationId, e);
         }
         StoredCheckpoint newest = saver.table().latest(operationId.value())
                 .orElseThrow(() -> new IllegalStateException("operation " + operationId + " ran without a checkpoint"));
         Map<String, Object> state = StateJson.read(newest.stateJson());
+        if (stopped.isPresent()) {
+            return new RunOutcome.Stopped(operationId, newest.checkpointId(), newest.nextNodeId(), state, stopped.get());
+        }
         return StateGraph.END.equals(newest.nextNodeId())
                 ? new RunOutcome.Completed(operationId, newest.checkpointId(), state)
                 : new RunOutcome.Paused(operationId, newest.checkpointId(), newest.nextNodeId(), state);
+    }
+
+    /** The outcome a {@link GraphStep} stopped the run with: the metadata of the interruption the run ended in. */
+    private static Optional<ExecutionOutcome> stop(Optional<Object> result) {
+        return result.filter(InterruptionMetadata.class::isInstance)
+                .flatMap(interruption -> ((InterruptionMetadata<?>) interruption).metadata(StepNode.STOP))
+                .filter(ExecutionOutcome.class::isInstance).map(ExecutionOutcome.class::cast);
     }
 
     private <T> T exclusively(OperationId operationId, Supplier<T> work) {
         if (TransactionSynchronizationManager.isActualTransactionActive()) {
             throw new IllegalStateException("graph runs must not join a transaction: each checkpoint commits on its own");
         }
-        if (!running.add(operationId)) {
-            throw new GraphThreadBusyException(operationId);
-        }
+        var run = running.enterGraph(operationId);
         // restores the caller's operationId (the worker's, for the same operation) when the run ends
         try (var ignored = OperationMdc.put(operationId)) {
             return work.get();
         } finally {
             saver.forget(operationId);
-            running.remove(operationId);
+            running.exitGraph(run);
         }
     }
 

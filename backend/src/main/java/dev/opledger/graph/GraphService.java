@@ -1,15 +1,15 @@
 package dev.opledger.graph;
 
 import dev.opledger.graph.internal.CheckpointTable;
+import dev.opledger.graph.internal.OperationRuns;
 import dev.opledger.operation.OperationId;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 import org.bsc.langgraph4j.CompileConfig;
 import org.bsc.langgraph4j.GraphStateException;
 import org.bsc.langgraph4j.StateGraph;
 import org.bsc.langgraph4j.state.AgentState;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 
@@ -23,11 +23,19 @@ public class GraphService {
 
     private final PostgresCheckpointSaver saver;
     private final CheckpointTable history;
-    private final Set<OperationId> running = ConcurrentHashMap.newKeySet();
+    private final OperationRuns running;
 
+    /** A node of its own: what another node, or a restarted one, has. */
     public GraphService(DataSource dataSource) {
+        this(dataSource, new OperationRuns());
+    }
+
+    /** With the node's registry of runs, which its worker shares. */
+    @Autowired
+    public GraphService(DataSource dataSource, OperationRuns running) {
         this.saver = new PostgresCheckpointSaver(dataSource);
         this.history = new CheckpointTable(new JdbcTemplate(dataSource));
+        this.running = running;
     }
 
     /**

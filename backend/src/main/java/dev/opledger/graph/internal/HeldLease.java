@@ -3,8 +3,8 @@ package dev.opledger.graph.internal;
 import dev.opledger.graph.LeaseGuard;
 import dev.opledger.operation.Fence;
 
-/** A lease this node's worker holds for one run; the heartbeats mark it lost, a re-lease by this node renews it. */
-final class HeldLease implements LeaseGuard {
+/** The lease this node's worker holds for one run ({@link OperationRun}); the heartbeats mark it lost, a re-lease by this node renews it. */
+public final class HeldLease implements LeaseGuard {
 
     private Fence fence;
     private boolean held = true;

@@ -8,9 +8,9 @@ import dev.opledger.operation.OperationMdc;
 import dev.opledger.operation.OperationStatus;
 import dev.opledger.operation.Fence;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One node's workers: leases up to {@code concurrency} operations, runs each on a virtual thread
  * through the {@link OperationExecutor}, renews the leases it holds, and records how each run
- * ended. A lease it loses (another node took the operation over after missed heartbeats) makes
- * that run stop at its next check; a run that does not notice (it stalled) finds its next write
+ * ended. The runs it holds are in the node's {@link OperationRuns}, which the graph runner shares.
+ * A lease it loses (another node took the operation over after missed heartbeats) makes that run
+ * stop at its next check; a run that does not notice (it stalled) finds its next write
  * refused by the database, as every write carries the lease's {@link Fence}, and stops there.
  */
 public class OperationWorker {
@@ -35,15 +36,22 @@ public class OperationWorker {
     private final OperationExecutor executor;
     private final WorkerProperties properties;
     private final Semaphore slots;
-    private final Map<Long, HeldLease> held = new ConcurrentHashMap<>();
+    private final OperationRuns held;
     private final AtomicBoolean running = new AtomicBoolean();
     private final Semaphore wakeups = new Semaphore(0);
     private final ExecutorService runs = Executors.newVirtualThreadPerTaskExecutor();
     private Thread poller;
     private Thread heartbeats;
 
+    /** A worker with a registry of runs of its own: for an executor that runs no graph of the node's. */
     public OperationWorker(String node, LifecycleService lifecycle, OperationExecutor executor, WorkerProperties properties) {
+        this(node, lifecycle, executor, properties, new OperationRuns());
+    }
+
+    public OperationWorker(String node, LifecycleService lifecycle, OperationExecutor executor, WorkerProperties properties,
+            OperationRuns held) {
         this.node = node;
+        this.held = held;
         this.lifecycle = lifecycle;
         this.executor = executor;
         this.properties = properties;
@@ -108,13 +116,13 @@ public class OperationWorker {
     private int leaseAndRun(int free) throws InterruptedException {
         var operations = lifecycle.lease(node, free, properties.lease());
         for (LeasedOperation operation : operations) {
-            HeldLease running = held.get(operation.ref());
-            if (running != null) {
+            Optional<OperationRun> under = held.find(operation.operationId());
+            if (under.isPresent()) {
                 // This node's own lease expired (a stall outlasted it) and it leased the operation
                 // again: the run still going here goes on in the new epoch if no other node held
                 // the lease in between; a second run would find the thread busy.
                 try (var ignored = OperationMdc.put(operation.operationId())) {
-                    if (running.renew(operation.fence())) {
+                    if (under.get().lease().map(lease -> lease.renew(operation.fence())).orElse(false)) {
                         log.warn("operation {} is still running on {}: its lease expired and was renewed as {}",
                                 operation.operationId(), node, operation.fence());
                     } else {
@@ -125,14 +133,21 @@ public class OperationWorker {
                 continue;
             }
             slots.acquire();
-            var lease = new HeldLease(operation.fence());
-            held.put(operation.ref(), lease);
-            runs.execute(() -> run(operation, lease));
+            Optional<OperationRun> run = held.lease(operation.fence());
+            if (run.isEmpty()) {
+                // a graph run of the thread without a lease (a test's, a tool's) began here meanwhile
+                slots.release();
+                log.warn("operation {} is already running on {} without a lease; lease {} is left to expire",
+                        operation.operationId(), node, operation.fence());
+                continue;
+            }
+            runs.execute(() -> run(operation, run.get()));
         }
         return operations.size();
     }
 
-    private void run(LeasedOperation operation, HeldLease lease) {
+    private void run(LeasedOperation operation, OperationRun run) {
+        HeldLease lease = run.lease().orElseThrow();
         try (var ignored = OperationMdc.put(operation.operationId())) {
             ExecutionOutcome outcome;
             try {
@@ -143,7 +158,7 @@ public class OperationWorker {
             }
             record(operation, lease.fence(), outcome);
         } finally {
-            held.remove(operation.ref());
+            held.end(run);
             slots.release();
         }
     }
@@ -171,7 +186,7 @@ public class OperationWorker {
         while (running.get()) {
             try {
                 Thread.sleep(properties.heartbeat());
-                Map<Fence, HeldLease> mine = held.values().stream()
+                Map<Fence, HeldLease> mine = held.leases().stream()
                         .collect(Collectors.toMap(HeldLease::fence, lease -> lease, (a, b) -> a));
                 Set<Fence> stillHeld = lifecycle.heartbeat(node, mine.keySet(), properties.lease());
                 mine.forEach((fence, lease) -> {

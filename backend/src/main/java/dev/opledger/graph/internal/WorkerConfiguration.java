@@ -23,9 +23,9 @@ class WorkerConfiguration {
 
     @Bean
     OperationWorkers operationWorkers(WorkerProperties properties, LifecycleService lifecycle,
-            ObjectProvider<OperationExecutor> executor) {
+            ObjectProvider<OperationExecutor> executor, OperationRuns runs) {
         String node = ManagementFactory.getRuntimeMXBean().getName() + "/" + UUID.randomUUID().toString().substring(0, 8);
-        return new OperationWorkers(node, properties, lifecycle, executor);
+        return new OperationWorkers(node, properties, lifecycle, executor, runs);
     }
 
     /** This node's worker as part of the application's lifecycle; nudged when work is accepted here. */
@@ -35,11 +35,13 @@ class WorkerConfiguration {
         private final WorkerProperties properties;
         private final LifecycleService lifecycle;
         private final ObjectProvider<OperationExecutor> executor;
+        private final OperationRuns runs;
         private volatile @Nullable OperationWorker worker;
 
         OperationWorkers(String node, WorkerProperties properties, LifecycleService lifecycle,
-                ObjectProvider<OperationExecutor> executor) {
+                ObjectProvider<OperationExecutor> executor, OperationRuns runs) {
             this.node = node;
+            this.runs = runs;
             this.properties = properties;
             this.lifecycle = lifecycle;
             this.executor = executor;
@@ -49,7 +51,7 @@ class WorkerConfiguration {
         public void start() {
             OperationExecutor available = executor.getIfAvailable();
             if (properties.enabled() && available != null) {
-                var started = new OperationWorker(node, lifecycle, available, properties);
+                var started = new OperationWorker(node, lifecycle, available, properties, runs);
                 started.start();
                 worker = started;
             }
