@@ -53,6 +53,6 @@ final class AwaitApprovalNode implements AsyncNodeActionWithConfig<CheckoutState
     }
 
     private Optional<ApprovalDecision> decision(RunnableConfig config) {
-        return lifecycle.approval(runs.of(config).operationRef());
+        return lifecycle.approval(runs.of(config).operationId());
     }
 }

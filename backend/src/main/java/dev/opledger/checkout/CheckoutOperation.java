@@ -75,7 +75,7 @@ class CheckoutOperation implements OperationType {
         } catch (IllegalArgumentException e) {
             return new ExecutionOutcome.Failed("the checkout's arguments cannot be run: " + e.getMessage());
         }
-        var run = new CheckoutRun(operation.ref(), lease);
+        var run = new CheckoutRun(lease);
         runs.begin(run);
         try {
             return outcome(runner.run(lease, arguments.asState()));

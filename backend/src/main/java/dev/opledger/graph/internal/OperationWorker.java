@@ -4,6 +4,7 @@ import dev.opledger.claim.LeasedOperation;
 import dev.opledger.claim.LifecycleService;
 import dev.opledger.graph.OperationExecutor;
 import dev.opledger.graph.ExecutionOutcome;
+import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationMdc;
 import dev.opledger.operation.OperationStatus;
 import dev.opledger.operation.Fence;
@@ -35,7 +36,7 @@ public class OperationWorker {
     private final OperationExecutor executor;
     private final WorkerProperties properties;
     private final Semaphore slots;
-    private final Map<Long, HeldLease> held = new ConcurrentHashMap<>();
+    private final Map<OperationId, HeldLease> held = new ConcurrentHashMap<>();
     private final AtomicBoolean running = new AtomicBoolean();
     private final Semaphore wakeups = new Semaphore(0);
     private final ExecutorService runs = Executors.newVirtualThreadPerTaskExecutor();
@@ -108,7 +109,7 @@ public class OperationWorker {
     private int leaseAndRun(int free) throws InterruptedException {
         var operations = lifecycle.lease(node, free, properties.lease());
         for (LeasedOperation operation : operations) {
-            HeldLease running = held.get(operation.ref());
+            HeldLease running = held.get(operation.operationId());
             if (running != null) {
                 // This node's own lease expired (a stall outlasted it) and it leased the operation
                 // again: the run still going here goes on in the new epoch if no other node held
@@ -126,7 +127,7 @@ public class OperationWorker {
             }
             slots.acquire();
             var lease = new HeldLease(operation.fence());
-            held.put(operation.ref(), lease);
+            held.put(operation.operationId(), lease);
             runs.execute(() -> run(operation, lease));
         }
         return operations.size();
@@ -143,7 +144,7 @@ public class OperationWorker {
             }
             record(operation, lease.fence(), outcome);
         } finally {
-            held.remove(operation.ref());
+            held.remove(operation.operationId());
             slots.release();
         }
     }
