@@ -31,7 +31,7 @@ final class AwaitApprovalNode implements GraphStep<CheckoutState> {
 
     @Override
     public StepResult apply(CheckoutState state, RunnableConfig config) {
-        Optional<ApprovalDecision> decided = lifecycle.approval(CheckoutRun.of(config).operationRef());
+        Optional<ApprovalDecision> decided = lifecycle.approval(CheckoutRun.of(config).operationId());
         if (decided.isEmpty()) {
             return StepResult.stop(new ExecutionOutcome.AwaitingApproval("amount " + state.amountText()
                     + " over limit " + CheckoutState.money(approvalLimit)));

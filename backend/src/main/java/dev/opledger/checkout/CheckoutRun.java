@@ -7,11 +7,11 @@ import dev.opledger.operation.OperationId;
 import org.bsc.langgraph4j.RunnableConfig;
 
 /**
- * What the graph's nodes need of the run under way and cannot keep in the state: the ledger's key
- * and the lease, whose fence every effect carries. It is the lease the checkout's run is started
+ * What the graph's nodes need of the run under way and cannot keep in the state: the lease, whose
+ * fence (the operationId and the epoch) every effect carries. It is the lease the checkout's run is started
  * with, so a node finds it in its config ({@link GraphRunner#leaseOf}).
  */
-record CheckoutRun(long operationRef, LeaseGuard lease) implements LeaseGuard {
+record CheckoutRun(LeaseGuard lease) implements LeaseGuard {
 
     static CheckoutRun of(RunnableConfig config) {
         if (GraphRunner.leaseOf(config) instanceof CheckoutRun run) {

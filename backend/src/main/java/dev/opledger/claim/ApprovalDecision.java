@@ -1,5 +1,6 @@
 package dev.opledger.claim;
 
+import dev.opledger.operation.OperationId;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
@@ -8,6 +9,6 @@ import org.jspecify.annotations.Nullable;
  * when it resumes: approved, it goes on to the effect that needed approval; rejected, it undoes
  * what it did and ends FAILED.
  */
-public record ApprovalDecision(long operationRef, boolean approved, String actor, @Nullable String reason,
+public record ApprovalDecision(OperationId operationId, boolean approved, String actor, @Nullable String reason,
         Instant decidedAt) {
 }

@@ -3,6 +3,7 @@ package dev.opledger.claim;
 import dev.opledger.audit.AuditService;
 import dev.opledger.claim.internal.OperationReader;
 import dev.opledger.operation.OperationId;
+import dev.opledger.operation.OperationStatus;
 import dev.opledger.operation.SubjectId;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -56,21 +57,23 @@ public class ApprovalService {
     }
 
     private ApprovalOutcome decide(SubjectId subject, OperationId operationId, boolean approve, @Nullable String reason) {
-        Optional<Long> found = reader.ref(subject, operationId);
-        if (found.isEmpty()) {
-            return new ApprovalOutcome.NotFound();
-        }
-        long ref = found.get();
         Authentication who = SecurityContextHolder.getContext().getAuthentication();
         String actor = who.getName();
-        boolean decided = approve ? lifecycle.approve(ref, actor, reason) : lifecycle.reject(ref, actor, reason);
+        // The statement decides only on this subject's operation; why it did not is read afterwards.
+        boolean decided = approve
+                ? lifecycle.approve(subject, operationId, actor, reason)
+                : lifecycle.reject(subject, operationId, actor, reason);
         if (!decided) {
-            return lifecycle.approval(ref).<ApprovalOutcome>map(ApprovalOutcome.AlreadyDecided::new)
-                    .orElseGet(() -> new ApprovalOutcome.NotAwaitingApproval(reader.status(ref)));
+            Optional<OperationStatus> status = reader.status(subject, operationId);
+            if (status.isEmpty()) {
+                return new ApprovalOutcome.NotFound();
+            }
+            return lifecycle.approval(operationId).<ApprovalOutcome>map(ApprovalOutcome.AlreadyDecided::new)
+                    .orElseGet(() -> new ApprovalOutcome.NotAwaitingApproval(status.get()));
         }
         audit.record(actor, approve ? APPROVE_ACTION : REJECT_ACTION, operationId.toString(), reason,
                 AuditService.clientAddress(who));
-        return new ApprovalOutcome.Decided(lifecycle.approval(ref).orElseThrow());
+        return new ApprovalOutcome.Decided(lifecycle.approval(operationId).orElseThrow());
     }
 
     /** Stripped; null when blank; refused when longer than {@link #MAX_REASON_LENGTH}. */

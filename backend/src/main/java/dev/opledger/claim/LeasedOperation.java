@@ -8,13 +8,12 @@ import dev.opledger.operation.SubjectId;
 /**
  * An operation a worker now holds the lease of, with what running it needs.
  *
- * @param ref the ledger's key of the operation (effects and checkpoints hang off it)
  * @param fence the operationId and this lease's epoch: every write of the run is conditional on it
  * @param command the command as JSON (PostgreSQL's jsonb rendering: read it, do not hash it)
  * @param runCount how many times a worker has leased it, this time included
  * @param leasedFrom ACCEPTED for a new or approved run, RUNNING when taken over from an expired lease
  */
-public record LeasedOperation(long ref, SubjectId subject, Fence fence, String type, String command,
+public record LeasedOperation(SubjectId subject, Fence fence, String type, String command,
         int runCount, OperationStatus leasedFrom) {
 
     public OperationId operationId() {

@@ -2,7 +2,9 @@ package dev.opledger.claim;
 
 import dev.opledger.claim.internal.LifecycleStatements;
 import dev.opledger.operation.Fence;
+import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationStatus;
+import dev.opledger.operation.SubjectId;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -62,22 +64,23 @@ public class LifecycleService {
     }
 
     /** A person's decision on an operation that no worker holds: {@code from} → {@code to}. */
-    boolean decide(long ref, OperationStatus from, OperationStatus to, String actor, String reason) {
-        boolean decided = statements.decide(ref, from, to, actor, reason);
+    boolean decide(OperationId operationId, OperationStatus from, OperationStatus to, String actor, String reason) {
+        boolean decided = statements.decide(operationId, from, to, actor, reason);
         return to == OperationStatus.ACCEPTED ? accepted(decided) : decided;
     }
 
     /**
      * Records a person's approval of an operation in AWAITING_APPROVAL and hands it back to the
-     * workers (→ ACCEPTED), in one statement. False when it is not awaiting approval (any more).
+     * workers (→ ACCEPTED), in one statement. False when the subject has no such operation or it
+     * is not awaiting approval (any more).
      */
-    boolean approve(long ref, String actor, @Nullable String reason) {
-        return accepted(statements.decideApproval(ref, true, actor, reason));
+    boolean approve(SubjectId subject, OperationId operationId, String actor, @Nullable String reason) {
+        return accepted(statements.decideApproval(subject, operationId, true, actor, reason));
     }
 
     /** As {@link #approve}, for a rejection: the resumed graph undoes its effects and ends FAILED. */
-    boolean reject(long ref, String actor, @Nullable String reason) {
-        return accepted(statements.decideApproval(ref, false, actor, reason));
+    boolean reject(SubjectId subject, OperationId operationId, String actor, @Nullable String reason) {
+        return accepted(statements.decideApproval(subject, operationId, false, actor, reason));
     }
 
     private boolean accepted(boolean decided) {
@@ -88,11 +91,12 @@ public class LifecycleService {
     }
 
     /** The decision on the operation's approval, once a person made it. */
-    public Optional<ApprovalDecision> approval(long ref) {
-        return statements.approval(ref);
+    public Optional<ApprovalDecision> approval(OperationId operationId) {
+        return statements.approval(operationId);
     }
 
-    public List<TransitionRecord> transitions(long ref) {
-        return statements.transitions(ref);
+    /** The operation's status changes, oldest first. */
+    public List<TransitionRecord> transitions(OperationId operationId) {
+        return statements.transitions(operationId);
     }
 }

@@ -1,6 +1,7 @@
 package dev.opledger.effect;
 
 import dev.opledger.effect.internal.EffectRecords;
+import dev.opledger.operation.OperationId;
 import java.util.List;
 import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.stereotype.Service;
@@ -23,7 +24,7 @@ public class EffectLedger {
     }
 
     /** The operation's effect records, in the order their steps first started. */
-    public List<RecordedEffect> recordsOf(long operationRef) {
-        return records.recorded(operationRef, MAX_TEXT_LENGTH);
+    public List<RecordedEffect> recordsOf(OperationId operationId) {
+        return records.recorded(operationId, MAX_TEXT_LENGTH);
     }
 }

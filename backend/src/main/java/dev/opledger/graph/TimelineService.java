@@ -47,11 +47,13 @@ public class TimelineService {
     private OperationTimeline timeline(OperationDetail detail) {
         List<TimelineEntry> entries = new ArrayList<>();
         detail.attempts().forEach(attempt -> entries.add(new TimelineEntry.Attempt(attempt)));
-        lifecycle.transitions(detail.ref()).forEach(transition -> entries.add(new TimelineEntry.StatusChange(transition)));
-        // history is newest first; the thread id is the operationId, unique across subjects
-        graphs.history(detail.operation().operationId()).reversed()
+        // the operationId is unique across subjects: each stage finds the operation's rows by it alone
+        OperationId operationId = detail.operation().operationId();
+        lifecycle.transitions(operationId).forEach(transition -> entries.add(new TimelineEntry.StatusChange(transition)));
+        // history is newest first; the thread id is the operationId
+        graphs.history(operationId).reversed()
                 .forEach(checkpoint -> entries.add(new TimelineEntry.Checkpoint(checkpoint)));
-        effects.recordsOf(detail.ref()).forEach(effect -> entries.add(new TimelineEntry.Effect(effect)));
+        effects.recordsOf(operationId).forEach(effect -> entries.add(new TimelineEntry.Effect(effect)));
         // a stable sort: within one instant, the order above
         entries.sort(Comparator.comparing(TimelineEntry::at));
         return new OperationTimeline(detail, entries);

@@ -68,7 +68,7 @@ class ApprovalServiceIT {
         assertThat(status(operation)).isEqualTo("ACCEPTED");
         assertThat(audit(operation)).containsExactly(Map.of("actor", "support", "action", "APPROVE_OPERATION",
                 "target", operation.toString(), "detail", "known customer"));
-        assertThat(lifecycle.transitions(ref(operation)).getLast()).satisfies(transition -> {
+        assertThat(lifecycle.transitions(operation).getLast()).satisfies(transition -> {
             assertThat(transition.from()).isEqualTo(OperationStatus.AWAITING_APPROVAL);
             assertThat(transition.to()).isEqualTo(OperationStatus.ACCEPTED);
             assertThat(transition.nodeId()).isEqualTo("console:support");
@@ -99,7 +99,7 @@ class ApprovalServiceIT {
             assertThat(decided.decision().reason()).isEqualTo("card looks stolen");
         });
         assertThat(status(operation)).as("back to the workers, whose graph undoes and fails it").isEqualTo("ACCEPTED");
-        assertThat(lifecycle.approval(ref(operation))).hasValueSatisfying(d -> assertThat(d.approved()).isFalse());
+        assertThat(lifecycle.approval(operation)).hasValueSatisfying(d -> assertThat(d.approved()).isFalse());
         assertThat(audit(operation)).containsExactly(Map.of("actor", "admin", "action", "REJECT_OPERATION",
                 "target", operation.toString(), "detail", "card looks stolen"));
     }
@@ -115,7 +115,7 @@ class ApprovalServiceIT {
         assertThatThrownBy(() -> approvals.reject(subject, operation, "no")).isInstanceOf(AccessDeniedException.class);
 
         assertThat(status(operation)).isEqualTo("AWAITING_APPROVAL");
-        assertThat(lifecycle.approval(ref(operation))).isEmpty();
+        assertThat(lifecycle.approval(operation)).isEmpty();
         assertThat(audit(operation)).isEmpty();
     }
 
@@ -145,7 +145,7 @@ class ApprovalServiceIT {
         var outcome = approvals.approve(subject, operation, null);
 
         assertThat(outcome).isEqualTo(new ApprovalOutcome.NotAwaitingApproval(OperationStatus.ACCEPTED));
-        assertThat(lifecycle.approval(ref(operation))).isEmpty();
+        assertThat(lifecycle.approval(operation)).isEmpty();
         assertThat(audit(operation)).isEmpty();
     }
 
@@ -154,10 +154,21 @@ class ApprovalServiceIT {
         OperationId operation = awaitingApproval();
         signedInAs("support", "ROLE_SUPPORT");
 
-        var outcome = approvals.approve(new SubjectId("someone-else-" + UUID.randomUUID()), operation, null);
+        var someoneElse = new SubjectId("someone-else-" + UUID.randomUUID());
 
-        assertThat(outcome).isEqualTo(new ApprovalOutcome.NotFound());
+        assertThat(approvals.approve(someoneElse, operation, null)).isEqualTo(new ApprovalOutcome.NotFound());
+        assertThat(approvals.reject(someoneElse, operation, "not mine")).isEqualTo(new ApprovalOutcome.NotFound());
         assertThat(status(operation)).isEqualTo("AWAITING_APPROVAL");
+        assertThat(lifecycle.approval(operation)).isEmpty();
+        assertThat(lifecycle.transitions(operation).getLast().to()).isEqualTo(OperationStatus.AWAITING_APPROVAL);
+        assertThat(audit(operation)).isEmpty();
+    }
+
+    @Test
+    void anOperationIdNoOneClaimedIsNotFound() {
+        signedInAs("support", "ROLE_SUPPORT");
+
+        assertThat(approvals.approve(subject, OperationId.random(), null)).isEqualTo(new ApprovalOutcome.NotFound());
     }
 
     @Test
@@ -181,11 +192,6 @@ class ApprovalServiceIT {
         assertThat(lifecycle.finishRun(leased.fence(), NODE, OperationStatus.AWAITING_APPROVAL,
                 "amount 900.00 is over the approval limit 500.00")).isTrue();
         return operation;
-    }
-
-    private long ref(OperationId operation) {
-        return jdbc.queryForObject("SELECT id FROM operation WHERE subject_id = ? AND operation_id = ?", Long.class,
-                subject.value(), operation.value());
     }
 
     private String status(OperationId operation) {

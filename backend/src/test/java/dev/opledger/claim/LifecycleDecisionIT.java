@@ -43,13 +43,13 @@ class LifecycleDecisionIT {
         var leased = lifecycle.lease("node-x", 1000, Duration.ofSeconds(30)).stream()
                 .filter(o -> o.operationId().equals(id)).findFirst().orElseThrow();
 
-        assertThat(lifecycle.decide(leased.ref(), OperationStatus.RUNNING, OperationStatus.CANCELLED, "admin", "no")).isFalse();
+        assertThat(lifecycle.decide(leased.operationId(), OperationStatus.RUNNING, OperationStatus.CANCELLED, "admin", "no")).isFalse();
         assertThat(lifecycle.finishRun(leased.fence(), "node-x", OperationStatus.AWAITING_APPROVAL, "amount over limit")).isTrue();
-        assertThat(lifecycle.decide(leased.ref(), OperationStatus.AWAITING_APPROVAL, OperationStatus.ACCEPTED, "admin",
+        assertThat(lifecycle.decide(leased.operationId(), OperationStatus.AWAITING_APPROVAL, OperationStatus.ACCEPTED, "admin",
                 "approved")).isTrue();
-        assertThat(lifecycle.decide(leased.ref(), OperationStatus.AWAITING_APPROVAL, OperationStatus.ACCEPTED, "admin",
+        assertThat(lifecycle.decide(leased.operationId(), OperationStatus.AWAITING_APPROVAL, OperationStatus.ACCEPTED, "admin",
                 "approved twice")).isFalse();
-        assertThat(lifecycle.transitions(leased.ref())).extracting(t -> t.from() + ">" + t.to() + "@" + t.nodeId())
+        assertThat(lifecycle.transitions(leased.operationId())).extracting(t -> t.from() + ">" + t.to() + "@" + t.nodeId())
                 .containsExactly("null>ACCEPTED@null", "ACCEPTED>RUNNING@node-x",
                         "RUNNING>AWAITING_APPROVAL@node-x", "AWAITING_APPROVAL>ACCEPTED@console:admin");
     }
@@ -61,18 +61,22 @@ class LifecycleDecisionIT {
         var leased = lifecycle.lease("node-y", 1000, Duration.ofSeconds(30)).stream()
                 .filter(o -> ids.contains(o.operationId())).toList();
         assertThat(leased).hasSize(2);
-        long approved = leased.get(0).ref();
-        long rejected = leased.get(1).ref();
+        OperationId approved = leased.get(0).operationId();
+        OperationId rejected = leased.get(1).operationId();
 
-        assertThat(lifecycle.approve(approved, "admin", null)).as("not awaiting approval yet").isFalse();
+        assertThat(lifecycle.approve(subject, approved, "admin", null)).as("not awaiting approval yet").isFalse();
         for (LeasedOperation run : leased) {
             assertThat(lifecycle.finishRun(run.fence(), "node-y", OperationStatus.AWAITING_APPROVAL, "amount over limit")).isTrue();
         }
-        assertThat(lifecycle.approve(approved, "admin", "known customer")).isTrue();
-        assertThat(lifecycle.reject(approved, "support", "changed my mind")).as("decided already").isFalse();
-        assertThat(lifecycle.reject(rejected, "support", "card looks stolen")).isTrue();
+        assertThat(lifecycle.approve(new SubjectId("other-" + UUID.randomUUID()), approved, "admin", null))
+                .as("another subject's decision").isFalse();
+        assertThat(lifecycle.approval(approved)).isEmpty();
+        assertThat(lifecycle.approve(subject, approved, "admin", "known customer")).isTrue();
+        assertThat(lifecycle.reject(subject, approved, "support", "changed my mind")).as("decided already").isFalse();
+        assertThat(lifecycle.reject(subject, rejected, "support", "card looks stolen")).isTrue();
 
         assertThat(lifecycle.approval(approved)).get().satisfies(d -> {
+            assertThat(d.operationId()).isEqualTo(approved);
             assertThat(d.approved()).isTrue();
             assertThat(d.actor()).isEqualTo("admin");
             assertThat(d.reason()).isEqualTo("known customer");

@@ -24,7 +24,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.ApplicationContext;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.authentication.AuthenticationCredentialsNotFoundException;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
@@ -55,10 +54,6 @@ class EffectLedgerIT {
     @Autowired
     ApplicationContext node;
 
-    @Autowired
-    JdbcTemplate jdbc;
-
-    long ref;
     OperationId operationId;
     Fence fence;
 
@@ -66,8 +61,6 @@ class EffectLedgerIT {
     void claimAnOperation() {
         var subject = new SubjectId("effect-ledger-" + UUID.randomUUID());
         operationId = Operations.claim(claims, subject, 1, "checkout", "{}").getFirst();
-        ref = jdbc.queryForObject("SELECT id FROM operation WHERE subject_id = ? AND operation_id = ?", Long.class,
-                subject.value(), operationId.value());
         fence = Operations.lease(lifecycle, "ledger-node", operationId).fence();
     }
 
@@ -100,9 +93,13 @@ class EffectLedgerIT {
         gateway.perform(new Effect(fence, "reserve", new ToolRef("shop", "reserve_inventory"), Map.of(), null));
         gateway.perform(new Effect(fence, "capture", new ToolRef("shop", "capture_payment"), Map.of(), null));
         gateway.perform(new Effect(fence, "receipt", new ToolRef("shop", "send_message"), Map.of(), null));
+        OperationId other = Operations.claim(claims, new SubjectId("effect-ledger-" + UUID.randomUUID()), 1, "checkout",
+                "{}").getFirst();
+        gateway.perform(new Effect(Operations.lease(lifecycle, "ledger-node", other).fence(), "other",
+                new ToolRef("shop", "reserve_inventory"), Map.of(), null));
         signedInAs("ROLE_SUPPORT");
 
-        var records = ledger.recordsOf(ref);
+        var records = ledger.recordsOf(operationId);
 
         assertThat(records).extracting(RecordedEffect::stepKey).containsExactly("reserve", "capture", "receipt");
         assertThat(records.get(0)).satisfies(reserve -> {
@@ -133,13 +130,14 @@ class EffectLedgerIT {
 
     @Test
     void onlySupportStaffReadTheRecords() {
-        assertThatThrownBy(() -> ledger.recordsOf(ref)).isInstanceOf(AuthenticationCredentialsNotFoundException.class);
+        assertThatThrownBy(() -> ledger.recordsOf(operationId)).isInstanceOf(AuthenticationCredentialsNotFoundException.class);
 
         signedInAs("ROLE_SOMEONE_ELSE");
-        assertThatThrownBy(() -> ledger.recordsOf(ref)).isInstanceOf(AccessDeniedException.class);
+        assertThatThrownBy(() -> ledger.recordsOf(operationId)).isInstanceOf(AccessDeniedException.class);
 
         signedInAs("ROLE_ADMIN");
-        assertThat(ledger.recordsOf(ref)).isEmpty();
+        assertThat(ledger.recordsOf(operationId)).isEmpty();
+        assertThat(ledger.recordsOf(OperationId.random())).as("an operationId no one claimed").isEmpty();
     }
 
     private static void signedInAs(String authority) {

@@ -75,10 +75,6 @@ class OutboxRowsIT {
         return ApiClient.onPort(port).submit(token, operationId.toString(), command).statusCode();
     }
 
-    private long ref() {
-        return jdbc.queryForObject("SELECT id FROM operation WHERE operation_id = ?", Long.class, operationId.value());
-    }
-
     /** {@code sequence type status [tool@step] payload}, in sequence order. */
     private List<String> events() {
         return jdbc.queryForList("SELECT sequence || ' ' || type || ' ' || status || coalesce(' ' || tool || '@' || step_key, '') "
@@ -109,7 +105,7 @@ class OutboxRowsIT {
         assertThat(jdbc.queryForObject("SELECT count(*) FROM outbox_event e JOIN operation o ON o.id = e.operation_ref "
                 + "WHERE o.operation_id = ? AND e.subject_id = ? AND e.event_id IS NOT NULL", Long.class,
                 operationId.value(), subject.value())).isEqualTo(1);
-        assertThat(lifecycle.transitions(ref())).extracting(t -> t.from() + ">" + t.to()).containsExactly("null>ACCEPTED");
+        assertThat(lifecycle.transitions(operationId)).extracting(t -> t.from() + ">" + t.to()).containsExactly("null>ACCEPTED");
         assertGapless();
     }
 
@@ -125,8 +121,8 @@ class OutboxRowsIT {
         approvals.approve(subject, operationId, "customer confirmed");
         lease("node-a", Duration.ofMillis(1));
         await("node-a's 1 ms lease to expire").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
-                .until(() -> jdbc.queryForObject("SELECT lease_expires_at < now() FROM operation WHERE id = ?",
-                        Boolean.class, ref()));
+                .until(() -> jdbc.queryForObject("SELECT lease_expires_at < now() FROM operation WHERE operation_id = ?",
+                        Boolean.class, operationId.value()));
         LeasedOperation takenOver = lease("node-b", Duration.ofSeconds(30));
         assertThat(lifecycle.finishRun(takenOver.fence(), "node-b", OperationStatus.SUCCEEDED, null)).isTrue();
 

@@ -98,7 +98,7 @@ public class LifecycleStatements {
     private static final String DECIDE = """
             WITH decided AS (
               UPDATE operation SET status = ?, status_reason = ?, updated_at = now(), event_sequence = event_sequence + 1
-              WHERE id = ? AND status = ? AND lease_owner IS NULL
+              WHERE operation_id = ? AND status = ? AND lease_owner IS NULL
               RETURNING id, operation_id, subject_id, event_sequence, status, status_reason
             ), transition AS (
               INSERT INTO operation_transition (operation_ref, from_status, to_status, node_id, reason)
@@ -112,11 +112,12 @@ public class LifecycleStatements {
             SELECT count(*) FROM decided
             """.formatted(OutboxRow.INSERT);
 
+    // By subject and operationId: a person decides on the operation of the subject the console shows.
     private static final String DECIDE_APPROVAL = """
             WITH decided AS (
               UPDATE operation SET status = 'ACCEPTED', status_reason = ?, updated_at = now(),
                      event_sequence = event_sequence + 1
-              WHERE id = ? AND status = 'AWAITING_APPROVAL' AND lease_owner IS NULL
+              WHERE subject_id = ? AND operation_id = ? AND status = 'AWAITING_APPROVAL' AND lease_owner IS NULL
               RETURNING id, operation_id, subject_id, event_sequence
             ), approval AS (
               INSERT INTO operation_approval (operation_ref, decision, actor, reason)
@@ -170,40 +171,45 @@ public class LifecycleStatements {
         return finished != null && finished == 1;
     }
 
-    public boolean decide(long ref, OperationStatus from, OperationStatus to, String actor, String reason) {
-        Long decided = jdbc.queryForObject(DECIDE, Long.class, to.name(), reason, ref, from.name(), from.name(), to.name(),
+    public boolean decide(OperationId operationId, OperationStatus from, OperationStatus to, String actor, String reason) {
+        Long decided = jdbc.queryForObject(DECIDE, Long.class, to.name(), reason, operationId.value(), from.name(),
+                from.name(), to.name(),
                 "console:" + actor, reason, EventType.entering(to).name());
         return decided != null && decided == 1;
     }
 
-    public boolean decideApproval(long ref, boolean approved, String actor, @Nullable String reason) {
+    public boolean decideApproval(SubjectId subject, OperationId operationId, boolean approved, String actor,
+            @Nullable String reason) {
         String decision = approved ? "APPROVED" : "REJECTED";
         String summary = (approved ? "approved by " : "rejected by ") + actor + (reason == null ? "" : ": " + reason);
-        Long decided = jdbc.queryForObject(DECIDE_APPROVAL, Long.class, summary, ref, decision, actor, reason,
+        Long decided = jdbc.queryForObject(DECIDE_APPROVAL, Long.class, summary, subject.value(), operationId.value(),
+                decision, actor, reason,
                 "console:" + actor, summary);
         return decided != null && decided == 1;
     }
 
-    public Optional<ApprovalDecision> approval(long ref) {
-        return jdbc.query("SELECT decision, actor, reason, decided_at FROM operation_approval WHERE operation_ref = ?",
-                (row, n) -> new ApprovalDecision(ref, row.getString(1).equals("APPROVED"), row.getString(2),
+    // The reads go from the operationId (unique index) to the ledger's key, and by that key to the rows.
+    public Optional<ApprovalDecision> approval(OperationId operationId) {
+        return jdbc.query("SELECT a.decision, a.actor, a.reason, a.decided_at FROM operation_approval a "
+                        + "JOIN operation o ON o.id = a.operation_ref WHERE o.operation_id = ?",
+                (row, n) -> new ApprovalDecision(operationId, row.getString(1).equals("APPROVED"), row.getString(2),
                         row.getString(3), row.getTimestamp(4).toInstant()),
-                ref).stream().findFirst();
+                operationId.value()).stream().findFirst();
     }
 
-    public List<TransitionRecord> transitions(long ref) {
-        return jdbc.query("SELECT from_status, to_status, occurred_at, node_id, reason FROM operation_transition "
-                        + "WHERE operation_ref = ? ORDER BY id",
+    public List<TransitionRecord> transitions(OperationId operationId) {
+        return jdbc.query("SELECT t.from_status, t.to_status, t.occurred_at, t.node_id, t.reason FROM operation_transition t "
+                        + "JOIN operation o ON o.id = t.operation_ref WHERE o.operation_id = ? ORDER BY t.id",
                 (row, n) -> new TransitionRecord(
                         row.getString(1) == null ? null : OperationStatus.valueOf(row.getString(1)),
                         OperationStatus.valueOf(row.getString(2)), row.getTimestamp(3).toInstant(), row.getString(4),
                         row.getString(5)),
-                ref);
+                operationId.value());
     }
 
     private static LeasedOperation leased(ResultSet row) throws SQLException {
         var fence = new Fence(new OperationId(row.getObject("operation_id", UUID.class)), row.getLong("lease_epoch"));
-        return new LeasedOperation(row.getLong("id"), new SubjectId(row.getString("subject_id")), fence,
+        return new LeasedOperation(new SubjectId(row.getString("subject_id")), fence,
                 row.getString("command_type"),
                 row.getString("command"), row.getInt("run_count"), OperationStatus.valueOf(row.getString("previous_status")));
     }

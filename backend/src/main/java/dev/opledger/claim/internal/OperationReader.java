@@ -43,16 +43,17 @@ public class OperationReader {
         return operations.findBySubjectIdAndOperationId(subject.value(), operationId.value()).map(Operation::toState);
     }
 
-    /** The ledger's key of the subject's operation. */
-    public Optional<Long> ref(SubjectId subject, OperationId operationId) {
-        return operations.findBySubjectIdAndOperationId(subject.value(), operationId.value()).map(Operation::id);
-    }
-
-    /** The operation's status as committed now (a query, never an entity this transaction already read). */
-    public OperationStatus status(long ref) {
-        return entityManager.createQuery("SELECT o.status FROM Operation o WHERE o.id = :ref", OperationStatus.class)
-                .setParameter("ref", ref)
-                .getSingleResult();
+    /**
+     * The subject's operation's status as committed now: a query, never an entity this
+     * transaction already read (a statement may have changed the row since).
+     */
+    public Optional<OperationStatus> status(SubjectId subject, OperationId operationId) {
+        return entityManager.createQuery("SELECT o.status FROM Operation o WHERE o.subjectId = :subject "
+                        + "AND o.operationId = :operationId", OperationStatus.class)
+                .setParameter("subject", subject.value())
+                .setParameter("operationId", operationId.value())
+                .getResultStream()
+                .findFirst();
     }
 
     public List<OperationState> page(LedgerFilter filter, int offset, int limit) {
@@ -89,7 +90,6 @@ public class OperationReader {
 
     private OperationDetail detail(Operation operation) {
         return new OperationDetail(
-                operation.id(),
                 operation.toState(),
                 operation.statusReason(),
                 operation.attested(),

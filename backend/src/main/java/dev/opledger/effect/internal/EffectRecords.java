@@ -75,19 +75,20 @@ public class EffectRecords {
     }
 
     /** The operation's records in the order their steps first started, long texts cut to {@code maxText}. */
-    public List<RecordedEffect> recorded(long operationRef, int maxText) {
+    public List<RecordedEffect> recorded(OperationId operationId, int maxText) {
         // one character more than is shown, to tell a cut text from one that fits exactly
         return jdbc.query("""
-                SELECT step_key, server, tool, repeat_class, status, idempotency_key, calls, started_at, finished_at,
-                       left(result::text, ?) AS result, left(error, ?) AS error
-                FROM effect_record WHERE operation_ref = ? ORDER BY started_at, step_key
+                SELECT e.step_key, e.server, e.tool, e.repeat_class, e.status, e.idempotency_key, e.calls, e.started_at,
+                       e.finished_at, left(e.result::text, ?) AS result, left(e.error, ?) AS error
+                FROM effect_record e JOIN operation o ON o.id = e.operation_ref WHERE o.operation_id = ?
+                ORDER BY e.started_at, e.step_key
                 """, (row, n) -> new RecordedEffect(row.getString("step_key"), row.getString("server"),
                         row.getString("tool"), RepeatClass.valueOf(row.getString("repeat_class")),
                         EffectStatus.valueOf(row.getString("status")), row.getString("idempotency_key"),
                         row.getInt("calls"), row.getTimestamp("started_at").toInstant(),
                         instant(row.getTimestamp("finished_at")), cut(row.getString("result"), maxText),
                         cut(row.getString("error"), maxText)),
-                maxText + 1, maxText + 1, operationRef);
+                maxText + 1, maxText + 1, operationId.value());
     }
 
     /**

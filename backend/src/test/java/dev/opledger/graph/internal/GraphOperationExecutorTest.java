@@ -40,7 +40,7 @@ class GraphOperationExecutorTest {
     }
 
     private static LeasedOperation leased(String type) {
-        return new LeasedOperation(7, new SubjectId("alice"), new Fence(OperationId.random(), 1), type,
+        return new LeasedOperation(new SubjectId("alice"), new Fence(OperationId.random(), 1), type,
                 "{\"type\":\"" + type + "\",\"arguments\":{}}", 1, OperationStatus.ACCEPTED);
     }
 
