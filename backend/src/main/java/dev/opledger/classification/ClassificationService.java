@@ -124,7 +124,13 @@ public class ClassificationService {
     public List<Discovery> discoverAll() {
         List<Discovery> discoveries = new ArrayList<>();
         for (ToolServer server : tools.getObject().servers()) {
-            discoveries.add(discover(server));
+            try {
+                discoveries.add(discover(server));
+            } catch (RuntimeException e) {
+                // one server's trouble (an answer the registry cannot store) must not keep the others undiscovered
+                log.warn("discovery of MCP server {} failed", server.name(), e);
+                discoveries.add(new Discovery(server.name(), 0, 0, 0, String.valueOf(e.getMessage())));
+            }
         }
         return discoveries;
     }

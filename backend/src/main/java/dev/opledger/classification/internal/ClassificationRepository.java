@@ -203,7 +203,7 @@ public class ClassificationRepository {
     public void recordDiscovery(ToolServer server, @Nullable String error) {
         jdbc.update("""
                 INSERT INTO tool_server (name, transport, location, discovered_at, discovery_error)
-                VALUES (?, ?, ?, CASE WHEN ? IS NULL THEN now() END, ?)
+                VALUES (?, ?, ?, CASE WHEN ?::text IS NULL THEN now() END, ?)
                 ON CONFLICT (name) DO UPDATE SET transport = excluded.transport, location = excluded.location,
                     discovered_at = coalesce(excluded.discovered_at, tool_server.discovered_at),
                     discovery_error = excluded.discovery_error, updated_at = now()

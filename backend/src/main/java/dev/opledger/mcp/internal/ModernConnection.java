@@ -60,7 +60,7 @@ final class ModernConnection implements McpConnection {
     public ToolReply call(String tool, Map<String, Object> arguments, Map<String, Object> meta, Duration timeout) {
         var call = client.tool(tool).arguments(arguments).meta(meta);
         if (timeout.compareTo(server.timeout()) < 0) {
-            call.callTimeout(timeout).roundTimeout(timeout);
+            call = call.callTimeout(timeout).roundTimeout(timeout);
         }
         return Replies.of(call.call());
     }
