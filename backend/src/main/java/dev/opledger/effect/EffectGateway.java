@@ -11,6 +11,7 @@ import dev.opledger.mcp.ToolClient;
 import dev.opledger.mcp.ToolReply;
 import dev.opledger.mcp.ToolTransportException;
 import dev.opledger.operation.OperationMdc;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -82,7 +83,10 @@ public class EffectGateway {
         Map<String, Object> arguments = arguments(effect, repeatClass);
         String key = repeatClass == RepeatClass.KEYED ? effect.idempotencyKey() : null;
         boolean checkFirst = outcomeUnknown || recorded.isPresent();
-        for (int call = 1; call <= properties.maxCalls(); call++) {
+        // the tool's retry policy, from the registry next to its class; the node's defaults fill the gaps
+        int maxCalls = toolClass.retry().maxCallsOr(properties.maxCalls());
+        Duration backoff = toolClass.retry().backoffOr(properties.backoff());
+        for (int call = 1; call <= maxCalls; call++) {
             if (repeatClass == RepeatClass.CHECK_THEN_WRITE && checkFirst) {
                 Optional<EffectOutcome> landed = landed(effect);
                 if (landed.isPresent()) {
@@ -95,7 +99,8 @@ public class EffectGateway {
             crash.at(Point.BEFORE_EFFECT_CALL, effect.stepKey());
             ToolReply reply;
             try {
-                reply = client.call(effect.tool(), arguments);
+                reply = toolClass.retry().callTimeout() == null ? client.call(effect.tool(), arguments)
+                        : client.call(effect.tool(), arguments, toolClass.retry().callTimeout());
             } catch (ToolTransportException e) {
                 log.warn("call {} of {} for step {}: outcome unknown ({})", call, effect.tool(), effect.stepKey(),
                         e.getMessage());
@@ -104,7 +109,7 @@ public class EffectGateway {
                             + effect.stepKey() + " got no answer (" + e.getMessage() + "): it may have run");
                 }
                 checkFirst = true;
-                backOff(call);
+                backOff(call, maxCalls, backoff);
                 continue;
             }
             crash.at(Point.AFTER_TOOL_COMMIT, effect.stepKey());
@@ -121,7 +126,7 @@ public class EffectGateway {
             return new EffectOutcome.Done(reply.content(), false);
         }
         return needsReview(effect, effect.tool() + " for step " + effect.stepKey() + " got no answer in "
-                + properties.maxCalls() + " calls: its outcome is unknown");
+                + maxCalls + " calls: its outcome is unknown");
     }
 
     private Optional<EffectOutcome> landed(Effect effect) {
@@ -161,10 +166,10 @@ public class EffectGateway {
         return new EffectOutcome.NeedsReview(reason);
     }
 
-    private void backOff(int call) {
-        if (call < properties.maxCalls()) {
+    private static void backOff(int call, int maxCalls, Duration backoff) {
+        if (call < maxCalls) {
             try {
-                Thread.sleep(properties.backoff().multipliedBy(1L << (call - 1)));
+                Thread.sleep(backoff.multipliedBy(1L << (call - 1)));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

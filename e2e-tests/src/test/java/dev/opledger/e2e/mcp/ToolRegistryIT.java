@@ -1,0 +1,294 @@
+package dev.opledger.e2e.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.opledger.OpledgerApplication;
+import dev.opledger.claim.ClaimService;
+import dev.opledger.claim.LifecycleService;
+import dev.opledger.classification.ClassSource;
+import dev.opledger.classification.ClassificationService;
+import dev.opledger.classification.Discovery;
+import dev.opledger.classification.LandedCheck;
+import dev.opledger.classification.RegisteredServer;
+import dev.opledger.classification.RegisteredTool;
+import dev.opledger.classification.RepeatClass;
+import dev.opledger.classification.RetryPolicy;
+import dev.opledger.classification.ToolChange;
+import dev.opledger.effect.Effect;
+import dev.opledger.effect.EffectGateway;
+import dev.opledger.effect.EffectOutcome;
+import dev.opledger.mcp.ToolRef;
+import dev.opledger.operation.Fence;
+import dev.opledger.operation.OperationId;
+import dev.opledger.operation.SubjectId;
+import dev.opledger.testing.Operations;
+import dev.opledger.testing.TestDatabaseInitializer;
+import dev.opledger.tools.ReferenceToolsServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.ContextConfiguration;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * The tool registry of a node against real servers: the reference tool server over streamable
+ * HTTP, npm's server-filesystem over stdio, and a URL where nothing listens. The node discovers
+ * them when it starts; a test that changes what the registry holds discovers again on demand.
+ */
+@SpringBootTest(classes = OpledgerApplication.class, webEnvironment = SpringBootTest.WebEnvironment.MOCK)
+@ActiveProfiles("test")
+@ContextConfiguration(initializers = TestDatabaseInitializer.class)
+class ToolRegistryIT {
+
+    private static final String REFERENCE = "registry-reference";
+    private static final String FILES = "registry-files";
+    private static final String DOWN = "registry-down";
+    /** The reference server again, under names whose registry entries the tests below change. */
+    private static final String CHANGES = "registry-changes";
+    private static final String REMOVALS = "registry-removals";
+    private static final Path SANDBOX = sandbox();
+
+    @Autowired
+    ClassificationService classification;
+
+    @Autowired
+    EffectGateway gateway;
+
+    @Autowired
+    ClaimService claims;
+
+    @Autowired
+    LifecycleService lifecycle;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    final ReferenceToolsServer server = ReferenceToolsFixture.server();
+
+    @DynamicPropertySource
+    static void servers(DynamicPropertyRegistry registry) throws Exception {
+        FilesystemServerIT.fetch(SANDBOX);
+        registry.add("opledger.mcp.servers." + REFERENCE + ".url", () -> ReferenceToolsFixture.server().url().toString());
+        registry.add("opledger.mcp.servers." + REFERENCE + ".timeout", () -> "10s");
+        registry.add("opledger.mcp.servers." + CHANGES + ".url", () -> ReferenceToolsFixture.server().url().toString());
+        registry.add("opledger.mcp.servers." + REMOVALS + ".url", () -> ReferenceToolsFixture.server().url().toString());
+        registry.add("opledger.mcp.servers." + FILES + ".command", () -> "npx");
+        registry.add("opledger.mcp.servers." + FILES + ".args",
+                () -> "-y," + FilesystemServerIT.PACKAGE + "," + SANDBOX);
+        String nobody = ReferenceToolsFixture.nobodyListening().toString();
+        registry.add("opledger.mcp.servers." + DOWN + ".url", () -> nobody);
+        registry.add("opledger.mcp.servers." + DOWN + ".timeout", () -> "2s");
+        String classes = "opledger.tools.classes." + REFERENCE;
+        registry.add(classes + ".reserve_inventory.repeat-class", () -> "keyed");
+        registry.add(classes + ".reserve_inventory.max-calls", () -> "1");
+        registry.add(classes + ".set_shipping_address.repeat-class", () -> "idempotent");
+        registry.add(classes + ".set_shipping_address.call-timeout", () -> "300ms");
+        registry.add(classes + ".set_shipping_address.backoff", () -> "0ms");
+        registry.add(classes + ".adjust_points.repeat-class", () -> "check_then_write");
+        registry.add(classes + ".adjust_points.check-tool", () -> "get_points");
+        registry.add(classes + ".adjust_points.check-arguments", () -> "account");
+        registry.add(classes + ".adjust_points.check-landed-field", () -> "applied");
+        registry.add(classes + ".adjust_points.check-result-fields", () -> "applied,balance,appliedAdjustment");
+    }
+
+    private static Path sandbox() {
+        try {
+            return Files.createTempDirectory("registry-sandbox").toRealPath();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @BeforeEach
+    void discoveredAtStart() {
+        await().atMost(Duration.ofSeconds(60)).until(() -> classification.servers().stream()
+                .filter(server -> List.of(REFERENCE, FILES, DOWN, CHANGES, REMOVALS).contains(server.name()))
+                .filter(server -> server.discoveredAt() != null || server.discoveryError() != null).count() == 5);
+    }
+
+    @AfterEach
+    void clearFaults() {
+        server.faults().clear();
+    }
+
+    private RegisteredTool tool(String server, String name) {
+        return classification.tool(new ToolRef(server, name)).orElseThrow(() -> new AssertionError(server + "/" + name
+                + " is not in the registry"));
+    }
+
+    private RegisteredServer server(String name) {
+        return classification.servers().stream().filter(server -> server.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void everyToolOfTheReferenceServerIsRegisteredWithItsSchemaAnnotationsAndFirstClass() {
+        assertThat(server(REFERENCE)).satisfies(server -> {
+            assertThat(server.transport()).isEqualTo("HTTP");
+            assertThat(server.discoveryError()).isNull();
+            assertThat(server.tools()).isGreaterThanOrEqualTo(8);
+        });
+        assertThat(tool(REFERENCE, "get_product")).satisfies(tool -> {
+            assertThat(tool.toolClass().repeatClass()).isEqualTo(RepeatClass.READ);
+            assertThat(tool.toolClass().source()).isEqualTo(ClassSource.ANNOTATIONS);
+            assertThat(tool.hints().readOnly()).isTrue();
+            assertThat(tool.inputSchema()).extractingByKey("properties").asInstanceOf(
+                    org.assertj.core.api.InstanceOfAssertFactories.MAP).containsKey("sku");
+            assertThat(tool.listed()).isTrue();
+            assertThat(tool.flagged()).isFalse();
+        });
+        assertThat(tool(REFERENCE, "send_message").toolClass()).satisfies(toolClass -> {
+            assertThat(toolClass.repeatClass()).isEqualTo(RepeatClass.NEVER_REPEAT);
+            assertThat(toolClass.source()).isEqualTo(ClassSource.ANNOTATIONS);
+            assertThat(toolClass.retry()).isEqualTo(RetryPolicy.DEFAULTS);
+        });
+        assertThat(tool(REFERENCE, "reserve_inventory").toolClass()).satisfies(toolClass -> {
+            assertThat(toolClass.repeatClass()).isEqualTo(RepeatClass.KEYED);
+            assertThat(toolClass.source()).isEqualTo(ClassSource.CONFIGURATION);
+            assertThat(toolClass.retry().maxCalls()).isEqualTo(1);
+        });
+        assertThat(tool(REFERENCE, "adjust_points").toolClass().check())
+                .isEqualTo(new LandedCheck("get_points", List.of("account"), "applied",
+                        List.of("applied", "balance", "appliedAdjustment")));
+    }
+
+    @Test
+    void serverFilesystemsToolsGetTheirFirstClassFromTheirAnnotations() {
+        assertThat(server(FILES)).satisfies(server -> {
+            assertThat(server.transport()).isEqualTo("STDIO");
+            assertThat(server.discoveryError()).isNull();
+        });
+        assertThat(tool(FILES, "create_directory").toolClass().repeatClass()).isEqualTo(RepeatClass.IDEMPOTENT);
+        assertThat(tool(FILES, "write_file")).satisfies(tool -> {
+            assertThat(tool.toolClass().repeatClass()).isEqualTo(RepeatClass.IDEMPOTENT);
+            assertThat(tool.hints().destructive()).isTrue();
+            assertThat(tool.inputSchema()).extractingByKey("properties").asInstanceOf(
+                    org.assertj.core.api.InstanceOfAssertFactories.MAP).containsKeys("path", "content");
+        });
+        assertThat(tool(FILES, "edit_file").toolClass().repeatClass()).isEqualTo(RepeatClass.NEVER_REPEAT);
+        assertThat(tool(FILES, "move_file").toolClass().repeatClass()).isEqualTo(RepeatClass.NEVER_REPEAT);
+        assertThat(tool(FILES, "read_text_file").toolClass().repeatClass()).isEqualTo(RepeatClass.READ);
+        assertThat(classification.tools(FILES)).allSatisfy(tool -> {
+            assertThat(tool.toolClass().source()).isEqualTo(ClassSource.ANNOTATIONS);
+            assertThat(tool.flagged()).isFalse();
+        });
+    }
+
+    @Test
+    void aServerThatCannotBeReachedIsReportedWithWhy() {
+        Discovery discovery = classification.discover(DOWN);
+
+        assertThat(discovery.succeeded()).isFalse();
+        assertThat(discovery.error()).contains("cannot be reached");
+        assertThat(server(DOWN).discoveryError()).contains("cannot be reached");
+        assertThat(classification.tools(DOWN)).isEmpty();
+    }
+
+    @Test
+    void aChangedSchemaOrAnnotationOfAClassifiedToolIsFlaggedAndNotApplied() {
+        String listedSchema = jdbc.queryForObject("SELECT input_schema::text FROM tool_classification "
+                + "WHERE server = ? AND tool = 'release_inventory'", String.class, CHANGES);
+        // as if an earlier version of the server had listed release_inventory as not idempotent, with another schema
+        jdbc.update("""
+                UPDATE tool_classification SET input_schema = '{"type":"object"}', annotations = '{"idempotentHint":false}',
+                    repeat_class = 'NEVER_REPEAT' WHERE server = ? AND tool = 'release_inventory'
+                """, CHANGES);
+
+        Discovery first = classification.discover(CHANGES);
+        Discovery again = classification.discover(CHANGES);
+
+        assertThat(first.flagged()).isEqualTo(2);
+        assertThat(again.flagged()).isEqualTo(2);
+        RegisteredTool release = tool(CHANGES, "release_inventory");
+        assertThat(release.openChanges()).extracting(ToolChange::kind)
+                .containsExactlyInAnyOrder(ToolChange.Kind.SCHEMA, ToolChange.Kind.ANNOTATIONS);
+        assertThat(release.openChanges()).filteredOn(change -> change.kind() == ToolChange.Kind.ANNOTATIONS)
+                .singleElement().satisfies(change -> {
+                    assertThat(change.recorded()).isEqualTo("{\"idempotentHint\": false}");
+                    assertThat(change.listed()).contains("\"idempotentHint\": true");
+                });
+        assertThat(release.openChanges()).filteredOn(change -> change.kind() == ToolChange.Kind.SCHEMA)
+                .singleElement().satisfies(change -> assertThat(change.listed()).isEqualTo(listedSchema));
+        // not applied: the registry keeps its schema and its class until a person decides
+        assertThat(release.inputSchema()).isEqualTo(Map.of("type", "object"));
+        assertThat(release.toolClass().repeatClass()).isEqualTo(RepeatClass.NEVER_REPEAT);
+        assertThat(classification.classOf(new ToolRef(CHANGES, "release_inventory"), java.util.Optional::empty)
+                .repeatClass()).isEqualTo(RepeatClass.NEVER_REPEAT);
+        // one open change per kind, refreshed by the second discovery rather than repeated
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM tool_change WHERE server = ? AND tool = 'release_inventory'",
+                Integer.class, CHANGES)).isEqualTo(2);
+        assertThat(server(CHANGES).openChanges()).isEqualTo(2);
+        assertThat(tool(CHANGES, "get_product").flagged()).isFalse();
+    }
+
+    @Test
+    void aToolTheServerNoLongerListsIsFlaggedAsRemoved() {
+        jdbc.update("""
+                INSERT INTO tool_classification (server, tool, repeat_class, source, reason, input_schema, annotations)
+                VALUES (?, 'retired_tool', 'NEVER_REPEAT', 'ANNOTATIONS', 'listed once', '{"type":"object"}', '{}')
+                """, REMOVALS);
+
+        Discovery discovery = classification.discover(REMOVALS);
+
+        assertThat(discovery.flagged()).isEqualTo(1);
+        assertThat(tool(REMOVALS, "retired_tool")).satisfies(tool -> {
+            assertThat(tool.listed()).isFalse();
+            assertThat(tool.openChanges()).extracting(ToolChange::kind).containsExactly(ToolChange.Kind.REMOVED);
+        });
+    }
+
+    @Test
+    void theGatewayMakesAsManyCallsAsTheToolsRetryPolicyAllows() {
+        Fence fence = leased();
+        server.faults().inject("reserve_inventory", "drop-response*1");
+
+        var outcome = gateway.perform(new Effect(fence, "reserve", new ToolRef(REFERENCE, "reserve_inventory"),
+                Map.of("sku", "SKU-ESPRESSO", "quantity", 1), null));
+
+        // keyed would be called again with its key; its policy allows one call
+        assertThat(outcome).isInstanceOfSatisfying(EffectOutcome.NeedsReview.class,
+                review -> assertThat(review.reason()).contains("in 1 calls"));
+        assertThat(server.effects().count("reserve_inventory", fence.operationId().toString(), "reserve")).isEqualTo(1);
+        assertThat(calls(fence, "reserve")).isEqualTo(1);
+    }
+
+    @Test
+    void theGatewayGivesUpOnACallAfterTheToolsCallTimeoutAndCallsAgain() {
+        Fence fence = leased();
+        server.faults().inject("set_shipping_address", "delay:3000*1");
+        long started = System.nanoTime();
+
+        var outcome = gateway.perform(new Effect(fence, "ship-to", new ToolRef(REFERENCE, "set_shipping_address"),
+                Map.of("orderId", "order-" + UUID.randomUUID(), "address", "1 Analytical Engine Way"), null));
+
+        long tookMillis = (System.nanoTime() - started) / 1_000_000;
+        assertThat(outcome).isInstanceOf(EffectOutcome.Done.class);
+        assertThat(calls(fence, "ship-to")).isEqualTo(2);
+        // the server's own timeout is 10 s and the slow call takes 3 s: the tool's 300 ms cut it short
+        assertThat(tookMillis).isLessThan(2500);
+    }
+
+    private Fence leased() {
+        var subject = new SubjectId("registry-" + UUID.randomUUID());
+        OperationId operationId = Operations.claim(claims, subject, 1).getFirst();
+        return Operations.lease(lifecycle, "registry-node", operationId).fence();
+    }
+
+    private int calls(Fence fence, String stepKey) {
+        return jdbc.queryForObject("SELECT e.calls FROM effect_record e JOIN operation o ON o.id = e.operation_ref "
+                + "WHERE o.operation_id = ? AND e.step_key = ?", Integer.class, fence.operationId().value(), stepKey);
+    }
+}
