@@ -15,7 +15,6 @@ import dev.opledger.graph.GraphService;
 import dev.opledger.graph.LeaseGuard;
 import dev.opledger.graph.OperationType;
 import dev.opledger.graph.RunOutcome;
-import dev.opledger.mcp.ToolClient;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -39,12 +38,11 @@ class CheckoutOperation implements OperationType {
     private final CrashPoints crashes;
     private final BigDecimal approvalLimit;
 
-    CheckoutOperation(GraphService graphs, EffectGateway gateway, ObjectProvider<ToolClient> tools,
-            LifecycleService lifecycle, CheckoutProperties properties, CrashPoints crashes,
+    CheckoutOperation(GraphService graphs, EffectGateway gateway, LifecycleService lifecycle, CheckoutProperties properties, CrashPoints crashes,
             ObjectProvider<CheckoutPlanner> planner) {
         this.crashes = crashes;
         this.approvalLimit = properties.approvalLimit();
-        var effects = new CheckoutEffects(gateway, tools::getObject, properties.mcpServer());
+        var effects = new CheckoutEffects(gateway, properties.mcpServer());
         Map<CheckoutStep, AsyncNodeActionWithConfig<CheckoutState>> nodes = new LinkedHashMap<>();
         nodes.put(CheckoutStep.RESERVE, node_async(new ReserveNode(runs, effects, approvalLimit)));
         nodes.put(CheckoutStep.APPROVAL, new AwaitApprovalNode(runs, lifecycle));

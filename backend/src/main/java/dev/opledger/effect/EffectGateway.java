@@ -7,6 +7,7 @@ import dev.opledger.effect.internal.CrashPoint;
 import dev.opledger.effect.internal.CrashPoint.Point;
 import dev.opledger.effect.internal.EffectRecord;
 import dev.opledger.effect.internal.EffectRecords;
+import dev.opledger.effect.internal.RegistryCheck;
 import dev.opledger.mcp.ToolClient;
 import dev.opledger.mcp.ToolReply;
 import dev.opledger.mcp.ToolTransportException;
@@ -76,9 +77,13 @@ public class EffectGateway {
             return needsReview(effect, "a call of never-repeat tool " + effect.tool() + " for step " + effect.stepKey()
                     + " may have run: its outcome is unknown, and calling again could do it twice");
         }
-        if (repeatClass == RepeatClass.CHECK_THEN_WRITE && effect.check() == null) {
-            throw new IllegalArgumentException(effect.tool() + " is check-then-write; step " + effect.stepKey()
-                    + " must say how to check");
+        // the check the registry declares for the tool; a step's own check (older callers) wins
+        EffectCheck check = effect.check() != null ? effect.check()
+                : toolClass.check() != null && toolClass.check().derivable() ? RegistryCheck.of(toolClass.check(), effect, client)
+                : null;
+        if (repeatClass == RepeatClass.CHECK_THEN_WRITE && check == null) {
+            throw new IllegalArgumentException(effect.tool() + " is check-then-write, but the registry names no check "
+                    + "(check-tool and check-landed-field) and step " + effect.stepKey() + " gives none");
         }
         Map<String, Object> arguments = arguments(effect, repeatClass);
         String key = repeatClass == RepeatClass.KEYED ? effect.idempotencyKey() : null;
@@ -88,7 +93,7 @@ public class EffectGateway {
         Duration backoff = toolClass.retry().backoffOr(properties.backoff());
         for (int call = 1; call <= maxCalls; call++) {
             if (repeatClass == RepeatClass.CHECK_THEN_WRITE && checkFirst) {
-                Optional<EffectOutcome> landed = landed(effect);
+                Optional<EffectOutcome> landed = landed(effect, check);
                 if (landed.isPresent()) {
                     return landed.get();
                 }
@@ -129,9 +134,9 @@ public class EffectGateway {
                 + maxCalls + " calls: its outcome is unknown");
     }
 
-    private Optional<EffectOutcome> landed(Effect effect) {
+    private Optional<EffectOutcome> landed(Effect effect, EffectCheck check) {
         try {
-            Optional<Map<String, Object>> landed = effect.check().landed();
+            Optional<Map<String, Object>> landed = check.landed();
             if (landed.isPresent()) {
                 if (!records.succeed(effect, landed.get())) {
                     return Optional.of(leaseLost(effect, "its SUCCEEDED record after the check"));

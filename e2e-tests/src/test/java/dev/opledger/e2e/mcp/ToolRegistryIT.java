@@ -60,6 +60,7 @@ class ToolRegistryIT {
     /** The reference server again, under names whose registry entries the tests below change. */
     private static final String CHANGES = "registry-changes";
     private static final String REMOVALS = "registry-removals";
+    private static final String CONCURRENT = "registry-concurrent";
     private static final Path SANDBOX = sandbox();
 
     @Autowired
@@ -86,6 +87,7 @@ class ToolRegistryIT {
         registry.add("opledger.mcp.servers." + REFERENCE + ".timeout", () -> "10s");
         registry.add("opledger.mcp.servers." + CHANGES + ".url", () -> ReferenceToolsFixture.server().url().toString());
         registry.add("opledger.mcp.servers." + REMOVALS + ".url", () -> ReferenceToolsFixture.server().url().toString());
+        registry.add("opledger.mcp.servers." + CONCURRENT + ".url", () -> ReferenceToolsFixture.server().url().toString());
         registry.add("opledger.mcp.servers." + FILES + ".command", () -> "npx");
         registry.add("opledger.mcp.servers." + FILES + ".args",
                 () -> "-y," + FilesystemServerIT.PACKAGE + "," + SANDBOX);
@@ -116,8 +118,8 @@ class ToolRegistryIT {
     @BeforeEach
     void discoveredAtStart() {
         await().atMost(Duration.ofSeconds(60)).until(() -> classification.servers().stream()
-                .filter(server -> List.of(REFERENCE, FILES, DOWN, CHANGES, REMOVALS).contains(server.name()))
-                .filter(server -> server.discoveredAt() != null || server.discoveryError() != null).count() == 5);
+                .filter(server -> List.of(REFERENCE, FILES, DOWN, CHANGES, REMOVALS, CONCURRENT).contains(server.name()))
+                .filter(server -> server.discoveredAt() != null || server.discoveryError() != null).count() == 6);
     }
 
     @AfterEach
@@ -279,6 +281,49 @@ class ToolRegistryIT {
         assertThat(calls(fence, "ship-to")).isEqualTo(2);
         // the server's own timeout is 10 s and the slow call takes 3 s: the tool's 300 ms cut it short
         assertThat(tookMillis).isLessThan(2500);
+    }
+
+    @Test
+    void theGatewayChecksACheckThenWriteToolWithTheCheckTheRegistryDeclares() {
+        Fence fence = leased();
+        server.faults().inject("adjust_points", "drop-response*1");
+        String account = "account-" + UUID.randomUUID();
+
+        // no check from the step: the gateway derives it from the registry's entry for adjust_points
+        var outcome = gateway.perform(new Effect(fence, "points", new ToolRef(REFERENCE, "adjust_points"),
+                Map.of("account", account, "delta", 25), null));
+
+        assertThat(outcome).isInstanceOfSatisfying(EffectOutcome.Done.class, done -> {
+            assertThat(done.fromRecord()).isTrue();
+            assertThat(done.result()).containsOnlyKeys("account", "applied", "balance", "appliedAdjustment")
+                    .containsEntry("account", account).containsEntry("applied", true).containsEntry("balance", 25);
+        });
+        assertThat(server.effects().count("adjust_points", fence.operationId().toString(), "points")).isEqualTo(1);
+        assertThat(calls(fence, "points")).isEqualTo(1);
+    }
+
+    @Test
+    void concurrentDiscoveriesOfOneServerFlagEachChangeOnce() throws Exception {
+        jdbc.update("""
+                UPDATE tool_classification SET annotations = '{"readOnlyHint":false}'
+                WHERE server = ? AND tool = 'get_product'
+                """, CONCURRENT);
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            var discoveries = pool.invokeAll(java.util.Collections.nCopies(4,
+                    (java.util.concurrent.Callable<Discovery>) () -> classification.discover(CONCURRENT)));
+            for (var discovery : discoveries) {
+                assertThat(discovery.get().succeeded()).isTrue();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        assertThat(jdbc.queryForObject("""
+                SELECT count(*) FROM tool_change WHERE server = ? AND tool = 'get_product' AND kind = 'ANNOTATIONS'
+                """, Integer.class, CONCURRENT)).isEqualTo(1);
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM tool_classification WHERE server = ? AND tool = 'get_product'",
+                Integer.class, CONCURRENT)).isEqualTo(1);
     }
 
     private Fence leased() {
