@@ -28,6 +28,23 @@ public record ToolClassesProperties(@DefaultValue Map<String, Map<String, Config
             @Nullable List<String> checkResultFields, @Nullable Integer maxCalls, @Nullable Duration backoff,
             @Nullable Duration callTimeout) {
 
+        public Configured {
+            if (repeatClass == null) {
+                throw new IllegalArgumentException("opledger.tools.classes.<server>.<tool>.repeat-class is required: "
+                        + "read, idempotent, keyed, check_then_write or never_repeat");
+            }
+            if ((repeatClass == RepeatClass.CHECK_THEN_WRITE) != (checkTool != null && !checkTool.isBlank())) {
+                throw new IllegalArgumentException("check-tool is required for a check_then_write tool, and only for one"
+                        + " (repeat-class " + repeatClass.name().toLowerCase(java.util.Locale.ROOT) + ")");
+            }
+            if (checkTool == null && (checkLandedField != null || checkArguments != null || checkResultFields != null)) {
+                throw new IllegalArgumentException("check-arguments, check-landed-field and check-result-fields describe "
+                        + "a check-tool: set one");
+            }
+            // RetryPolicy says what is wrong with a policy (max-calls below 1, a negative backoff, …)
+            new RetryPolicy(maxCalls, backoff, callTimeout);
+        }
+
         @Nullable
         LandedCheck check() {
             return checkTool == null ? null : new LandedCheck(checkTool, checkArguments, checkLandedField, checkResultFields);

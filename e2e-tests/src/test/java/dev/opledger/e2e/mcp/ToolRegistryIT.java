@@ -36,6 +36,8 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -61,6 +63,8 @@ class ToolRegistryIT {
     private static final String CHANGES = "registry-changes";
     private static final String REMOVALS = "registry-removals";
     private static final String CONCURRENT = "registry-concurrent";
+    /** The reference server in the 2025-11-25 revision, whose client has one timeout for every call. */
+    private static final String CLASSIC = "registry-classic";
     private static final Path SANDBOX = sandbox();
 
     @Autowired
@@ -88,6 +92,12 @@ class ToolRegistryIT {
         registry.add("opledger.mcp.servers." + CHANGES + ".url", () -> ReferenceToolsFixture.server().url().toString());
         registry.add("opledger.mcp.servers." + REMOVALS + ".url", () -> ReferenceToolsFixture.server().url().toString());
         registry.add("opledger.mcp.servers." + CONCURRENT + ".url", () -> ReferenceToolsFixture.server().url().toString());
+        registry.add("opledger.mcp.servers." + CLASSIC + ".url", () -> ReferenceToolsFixture.server().url().toString());
+        registry.add("opledger.mcp.servers." + CLASSIC + ".protocol", () -> "2025-11-25");
+        registry.add("opledger.mcp.servers." + CLASSIC + ".timeout", () -> "10s");
+        registry.add("opledger.tools.classes." + CLASSIC + ".set_shipping_address.repeat-class", () -> "idempotent");
+        registry.add("opledger.tools.classes." + CLASSIC + ".set_shipping_address.call-timeout", () -> "300ms");
+        registry.add("opledger.tools.classes." + CLASSIC + ".set_shipping_address.backoff", () -> "0ms");
         registry.add("opledger.mcp.servers." + FILES + ".command", () -> "npx");
         registry.add("opledger.mcp.servers." + FILES + ".args",
                 () -> "-y," + FilesystemServerIT.PACKAGE + "," + SANDBOX);
@@ -118,8 +128,8 @@ class ToolRegistryIT {
     @BeforeEach
     void discoveredAtStart() {
         await().atMost(Duration.ofSeconds(60)).until(() -> classification.servers().stream()
-                .filter(server -> List.of(REFERENCE, FILES, DOWN, CHANGES, REMOVALS, CONCURRENT).contains(server.name()))
-                .filter(server -> server.discoveredAt() != null || server.discoveryError() != null).count() == 6);
+                .filter(server -> List.of(REFERENCE, FILES, DOWN, CHANGES, REMOVALS, CONCURRENT, CLASSIC).contains(server.name()))
+                .filter(server -> server.discoveredAt() != null || server.discoveryError() != null).count() == 7);
     }
 
     @AfterEach
@@ -267,13 +277,14 @@ class ToolRegistryIT {
         assertThat(calls(fence, "reserve")).isEqualTo(1);
     }
 
-    @Test
-    void theGatewayGivesUpOnACallAfterTheToolsCallTimeoutAndCallsAgain() {
+    @ParameterizedTest
+    @ValueSource(strings = {REFERENCE, CLASSIC})
+    void theGatewayGivesUpOnACallAfterTheToolsCallTimeoutAndCallsAgain(String serverName) {
         Fence fence = leased();
         server.faults().inject("set_shipping_address", "delay:3000*1");
         long started = System.nanoTime();
 
-        var outcome = gateway.perform(new Effect(fence, "ship-to", new ToolRef(REFERENCE, "set_shipping_address"),
+        var outcome = gateway.perform(new Effect(fence, "ship-to", new ToolRef(serverName, "set_shipping_address"),
                 Map.of("orderId", "order-" + UUID.randomUUID(), "address", "1 Analytical Engine Way"), null));
 
         long tookMillis = (System.nanoTime() - started) / 1_000_000;
