@@ -10,6 +10,7 @@ import dev.opledger.mcp.ToolServer;
 import dev.opledger.mcp.ToolTransportException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -100,6 +101,30 @@ public class ClassificationService {
         return recorded;
     }
 
+    /**
+     * A person's decision on a flagged change, with the reason. Accepting applies what the server
+     * lists (for annotations of a tool classified from annotations, also the class they give);
+     * rejecting keeps the registry as it is, and the same listing is not flagged again. Every node
+     * follows within a second. Auditing the decision is the caller's (the console's) part.
+     */
+    public ChangeResolution resolve(long changeId, boolean accept, String actor, String reason) {
+        Optional<ToolChange> change = repository.change(changeId);
+        if (change.isEmpty()) {
+            return new ChangeResolution.NotFound(changeId);
+        }
+        var ref = new ToolRef(change.get().server(), change.get().tool());
+        ToolClass derived = null;
+        if (accept && change.get().kind() == ToolChange.Kind.ANNOTATIONS && change.get().listed() != null) {
+            derived = fromAnnotations(ref, repository.hintsOf(change.get().listed()));
+        }
+        if (!repository.resolve(changeId, accept, derived, actor, reason)) {
+            return new ChangeResolution.AlreadyResolved(changeId, repository.change(changeId).orElseThrow().status());
+        }
+        cache.drop(ref);
+        return new ChangeResolution.Resolved(accept ? ToolChange.Status.ACCEPTED : ToolChange.Status.REJECTED,
+                repository.tool(ref.server(), ref.tool()).orElseThrow());
+    }
+
     /** Every recorded class. */
     public List<ToolClass> all() {
         return repository.all();
@@ -171,13 +196,15 @@ public class ClassificationService {
                 repository.storeFirstListing(server.name(), tool);
                 continue;
             }
-            if (!seen.sameSchema()) {
+            Map<String, Object> annotations = ClassificationRepository.annotations(tool.hints());
+            if (!seen.sameSchema() && !repository.rejected(server.name(), tool.name(), ToolChange.Kind.SCHEMA,
+                    tool.inputSchema())) {
                 repository.flag(server.name(), tool.name(), ToolChange.Kind.SCHEMA, tool.inputSchema());
                 flagged++;
             }
-            if (!seen.sameAnnotations()) {
-                repository.flag(server.name(), tool.name(), ToolChange.Kind.ANNOTATIONS,
-                        ClassificationRepository.annotations(tool.hints()));
+            if (!seen.sameAnnotations() && !repository.rejected(server.name(), tool.name(), ToolChange.Kind.ANNOTATIONS,
+                    annotations)) {
+                repository.flag(server.name(), tool.name(), ToolChange.Kind.ANNOTATIONS, annotations);
                 flagged++;
             }
             if (!seen.listed()) {

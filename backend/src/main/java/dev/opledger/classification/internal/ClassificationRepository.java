@@ -192,6 +192,67 @@ public class ClassificationRepository {
         });
     }
 
+    /** Whether a person already rejected exactly this listing for the tool: it is not flagged again. */
+    public boolean rejected(String server, String tool, ToolChange.Kind kind, @Nullable Object listed) {
+        return Boolean.TRUE.equals(jdbc.queryForObject("""
+                SELECT EXISTS (SELECT 1 FROM tool_change WHERE server = ? AND tool = ? AND kind = ? AND status = 'REJECTED'
+                               AND listed IS NOT DISTINCT FROM ?::jsonb)
+                """, Boolean.class, server, tool, kind.name(), listed == null ? null : json(listed)));
+    }
+
+    public Optional<ToolChange> change(long id) {
+        return jdbc.query("SELECT " + CHANGE_COLUMNS + " FROM tool_change WHERE id = ?", (row, n) -> change(row), id)
+                .stream().findFirst();
+    }
+
+    /**
+     * Resolves an open change: accepting applies the listed value to the tool's entry (and, for
+     * annotations of a tool whose class came from annotations, the class derived from them);
+     * rejecting applies nothing. False when the change was not open (any more).
+     */
+    public boolean resolve(long id, boolean accept, @Nullable ToolClass derived, String actor, String reason) {
+        return Boolean.TRUE.equals(transaction.execute(status -> {
+            List<ToolChange> open = jdbc.query("SELECT " + CHANGE_COLUMNS + " FROM tool_change WHERE id = ? AND status = 'OPEN' "
+                    + "FOR UPDATE", (row, n) -> change(row), id);
+            if (open.isEmpty()) {
+                return false;
+            }
+            ToolChange change = open.getFirst();
+            jdbc.update("UPDATE tool_change SET status = ?, resolved_at = now(), resolved_by = ?, resolution = ? WHERE id = ?",
+                    accept ? "ACCEPTED" : "REJECTED", actor, reason, id);
+            if (accept) {
+                switch (change.kind()) {
+                    case SCHEMA -> jdbc.update("""
+                            UPDATE tool_classification SET input_schema = ?::jsonb, updated_at = now(), updated_by = ?,
+                                version = version + 1 WHERE server = ? AND tool = ?
+                            """, change.listed(), actor, change.server(), change.tool());
+                    case ANNOTATIONS -> {
+                        Map<String, Object> annotations = change.listed() == null ? Map.of() : json.readValue(change.listed(), MAP);
+                        jdbc.update("""
+                                UPDATE tool_classification SET annotations = ?::jsonb, read_only_hint = ?, idempotent_hint = ?,
+                                    destructive_hint = ?, open_world_hint = ?, updated_at = now(), updated_by = ?,
+                                    version = version + 1 WHERE server = ? AND tool = ?
+                                """, change.listed(), annotations.get("readOnlyHint"), annotations.get("idempotentHint"),
+                                annotations.get("destructiveHint"), annotations.get("openWorldHint"), actor, change.server(),
+                                change.tool());
+                        if (derived != null) {
+                            jdbc.update("""
+                                    UPDATE tool_classification SET repeat_class = ?, reason = ?
+                                    WHERE server = ? AND tool = ? AND source = 'ANNOTATIONS'
+                                    """, derived.repeatClass().name(), derived.reason(), change.server(), change.tool());
+                        }
+                    }
+                    case REMOVED -> jdbc.update("""
+                            UPDATE tool_classification SET updated_at = now(), updated_by = ?, version = version + 1
+                            WHERE server = ? AND tool = ?
+                            """, actor, change.server(), change.tool());
+                }
+            }
+            notifyChanged(change.server(), change.tool());
+            return true;
+        }));
+    }
+
     /** The server's tools the registry holds as listed that a listing no longer has. */
     public List<String> listedToolsMissingFrom(String server, List<String> listed) {
         return jdbc.queryForList("""
@@ -267,6 +328,13 @@ public class ClassificationRepository {
                 duration(row, "call_timeout_ms"));
         return new ToolClass(row.getString("server"), row.getString("tool"), repeatClass,
                 ClassSource.valueOf(row.getString("source")), check, retry, row.getString("reason"), row.getLong("version"));
+    }
+
+    /** Annotations as the registry keeps them (JSON), read back. */
+    public ToolHints hintsOf(String annotations) {
+        Map<String, Object> read = json.readValue(annotations, MAP);
+        return new ToolHints((Boolean) read.get("readOnlyHint"), (Boolean) read.get("idempotentHint"),
+                (Boolean) read.get("destructiveHint"), (Boolean) read.get("openWorldHint"));
     }
 
     /** The annotations as the registry keeps them: the MCP names, only those the server gave. */

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.opledger.OpledgerApplication;
 import dev.opledger.claim.ClaimService;
 import dev.opledger.claim.LifecycleService;
+import dev.opledger.classification.ChangeResolution;
 import dev.opledger.classification.ClassSource;
 import dev.opledger.classification.ClassificationService;
 import dev.opledger.classification.Discovery;
@@ -63,6 +64,7 @@ class ToolRegistryIT {
     private static final String CHANGES = "registry-changes";
     private static final String REMOVALS = "registry-removals";
     private static final String CONCURRENT = "registry-concurrent";
+    private static final String REVIEWS = "registry-reviews";
     /** The reference server in the 2025-11-25 revision, whose client has one timeout for every call. */
     private static final String CLASSIC = "registry-classic";
     private static final Path SANDBOX = sandbox();
@@ -92,6 +94,7 @@ class ToolRegistryIT {
         registry.add("opledger.mcp.servers." + CHANGES + ".url", () -> ReferenceToolsFixture.server().url().toString());
         registry.add("opledger.mcp.servers." + REMOVALS + ".url", () -> ReferenceToolsFixture.server().url().toString());
         registry.add("opledger.mcp.servers." + CONCURRENT + ".url", () -> ReferenceToolsFixture.server().url().toString());
+        registry.add("opledger.mcp.servers." + REVIEWS + ".url", () -> ReferenceToolsFixture.server().url().toString());
         registry.add("opledger.mcp.servers." + CLASSIC + ".url", () -> ReferenceToolsFixture.server().url().toString());
         registry.add("opledger.mcp.servers." + CLASSIC + ".protocol", () -> "2025-11-25");
         registry.add("opledger.mcp.servers." + CLASSIC + ".timeout", () -> "10s");
@@ -128,8 +131,8 @@ class ToolRegistryIT {
     @BeforeEach
     void discoveredAtStart() {
         await().atMost(Duration.ofSeconds(60)).until(() -> classification.servers().stream()
-                .filter(server -> List.of(REFERENCE, FILES, DOWN, CHANGES, REMOVALS, CONCURRENT, CLASSIC).contains(server.name()))
-                .filter(server -> server.discoveredAt() != null || server.discoveryError() != null).count() == 7);
+                .filter(server -> List.of(REFERENCE, FILES, DOWN, CHANGES, REMOVALS, CONCURRENT, CLASSIC, REVIEWS).contains(server.name()))
+                .filter(server -> server.discoveredAt() != null || server.discoveryError() != null).count() == 8);
     }
 
     @AfterEach
@@ -335,6 +338,54 @@ class ToolRegistryIT {
                 """, Integer.class, CONCURRENT)).isEqualTo(1);
         assertThat(jdbc.queryForObject("SELECT count(*) FROM tool_classification WHERE server = ? AND tool = 'get_product'",
                 Integer.class, CONCURRENT)).isEqualTo(1);
+    }
+
+    @Test
+    void acceptingAnAnnotationsChangeAppliesItAndTheClassItGives() {
+        jdbc.update("""
+                UPDATE tool_classification SET annotations = '{"readOnlyHint":false}', read_only_hint = false,
+                    repeat_class = 'NEVER_REPEAT' WHERE server = ? AND tool = 'get_product'
+                """, REVIEWS);
+        classification.discover(REVIEWS);
+        RegisteredTool flagged = tool(REVIEWS, "get_product");
+        ToolChange change = flagged.openChanges().getFirst();
+
+        var resolution = classification.resolve(change.id(), true, "admin", "the server corrected its hints");
+
+        assertThat(resolution).isInstanceOfSatisfying(ChangeResolution.Resolved.class, resolved -> {
+            assertThat(resolved.status()).isEqualTo(ToolChange.Status.ACCEPTED);
+            assertThat(resolved.tool().hints().readOnly()).isTrue();
+            assertThat(resolved.tool().toolClass().repeatClass()).isEqualTo(RepeatClass.READ);
+            assertThat(resolved.tool().toolClass().version()).isGreaterThan(flagged.toolClass().version());
+            assertThat(resolved.tool().openChanges()).isEmpty();
+        });
+        assertThat(classification.classOf(new ToolRef(REVIEWS, "get_product"), java.util.Optional::empty).repeatClass())
+                .isEqualTo(RepeatClass.READ);
+        assertThat(classification.discover(REVIEWS).flagged()).isZero();
+        assertThat(classification.resolve(change.id(), false, "admin", "changed my mind"))
+                .isEqualTo(new ChangeResolution.AlreadyResolved(change.id(), ToolChange.Status.ACCEPTED));
+    }
+
+    @Test
+    void rejectingAChangeKeepsTheRegistryAndTheSameListingIsNotFlaggedAgain() {
+        jdbc.update("""
+                UPDATE tool_classification SET annotations = '{"idempotentHint":false}', repeat_class = 'NEVER_REPEAT'
+                WHERE server = ? AND tool = 'set_shipping_address'
+                """, REVIEWS);
+        classification.discover(REVIEWS);
+        ToolChange change = tool(REVIEWS, "set_shipping_address").openChanges().getFirst();
+
+        var resolution = classification.resolve(change.id(), false, "admin", "we do not trust this server's hints");
+
+        assertThat(resolution).isInstanceOfSatisfying(ChangeResolution.Resolved.class, resolved -> {
+            assertThat(resolved.status()).isEqualTo(ToolChange.Status.REJECTED);
+            assertThat(resolved.tool().toolClass().repeatClass()).isEqualTo(RepeatClass.NEVER_REPEAT);
+            assertThat(resolved.tool().openChanges()).isEmpty();
+        });
+        assertThat(classification.discover(REVIEWS).flagged()).isZero();
+        assertThat(tool(REVIEWS, "set_shipping_address").openChanges()).isEmpty();
+        assertThat(classification.resolve(Long.MAX_VALUE, true, "admin", "no such change"))
+                .isEqualTo(new ChangeResolution.NotFound(Long.MAX_VALUE));
     }
 
     private Fence leased() {
