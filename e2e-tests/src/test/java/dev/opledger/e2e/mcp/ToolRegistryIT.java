@@ -99,7 +99,7 @@ class ToolRegistryIT {
         registry.add("opledger.mcp.servers." + CLASSIC + ".protocol", () -> "2025-11-25");
         registry.add("opledger.mcp.servers." + CLASSIC + ".timeout", () -> "10s");
         registry.add("opledger.tools.classes." + CLASSIC + ".set_shipping_address.repeat-class", () -> "idempotent");
-        registry.add("opledger.tools.classes." + CLASSIC + ".set_shipping_address.call-timeout", () -> "300ms");
+        registry.add("opledger.tools.classes." + CLASSIC + ".set_shipping_address.call-timeout", () -> "1s");
         registry.add("opledger.tools.classes." + CLASSIC + ".set_shipping_address.backoff", () -> "0ms");
         registry.add("opledger.mcp.servers." + FILES + ".command", () -> "npx");
         registry.add("opledger.mcp.servers." + FILES + ".args",
@@ -111,7 +111,7 @@ class ToolRegistryIT {
         registry.add(classes + ".reserve_inventory.repeat-class", () -> "keyed");
         registry.add(classes + ".reserve_inventory.max-calls", () -> "1");
         registry.add(classes + ".set_shipping_address.repeat-class", () -> "idempotent");
-        registry.add(classes + ".set_shipping_address.call-timeout", () -> "300ms");
+        registry.add(classes + ".set_shipping_address.call-timeout", () -> "1s");
         registry.add(classes + ".set_shipping_address.backoff", () -> "0ms");
         registry.add(classes + ".adjust_points.repeat-class", () -> "check_then_write");
         registry.add(classes + ".adjust_points.check-tool", () -> "get_points");
@@ -284,7 +284,7 @@ class ToolRegistryIT {
     @ValueSource(strings = {REFERENCE, CLASSIC})
     void theGatewayGivesUpOnACallAfterTheToolsCallTimeoutAndCallsAgain(String serverName) {
         Fence fence = leased();
-        server.faults().inject("set_shipping_address", "delay:3000*1");
+        server.faults().inject("set_shipping_address", "delay:6000*1");
         long started = System.nanoTime();
 
         var outcome = gateway.perform(new Effect(fence, "ship-to", new ToolRef(serverName, "set_shipping_address"),
@@ -292,9 +292,10 @@ class ToolRegistryIT {
 
         long tookMillis = (System.nanoTime() - started) / 1_000_000;
         assertThat(outcome).isInstanceOf(EffectOutcome.Done.class);
-        assertThat(calls(fence, "ship-to")).isEqualTo(2);
-        // the server's own timeout is 10 s and the slow call takes 3 s: the tool's 300 ms cut it short
-        assertThat(tookMillis).isLessThan(2500);
+        // the first call is cut short after the tool's 1 s (the server's own timeout is 10 s, the slow call
+        // takes 6 s); a later one may be slow too on a busy machine, within the default 3 calls
+        assertThat(calls(fence, "ship-to")).isBetween(2, 3);
+        assertThat(tookMillis).isLessThan(6000);
     }
 
     @Test
@@ -386,6 +387,37 @@ class ToolRegistryIT {
         assertThat(tool(REVIEWS, "set_shipping_address").openChanges()).isEmpty();
         assertThat(classification.resolve(Long.MAX_VALUE, true, "admin", "no such change"))
                 .isEqualTo(new ChangeResolution.NotFound(Long.MAX_VALUE));
+    }
+
+    @Test
+    void twoPeopleResolvingOneChangeAtOnceResolveItOnce() throws Exception {
+        jdbc.update("""
+                UPDATE tool_classification SET input_schema = '{"type":"object"}' WHERE server = ? AND tool = 'send_message'
+                """, REVIEWS);
+        classification.discover(REVIEWS);
+        long id = tool(REVIEWS, "send_message").openChanges().getFirst().id();
+        var start = new java.util.concurrent.CountDownLatch(1);
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        List<ChangeResolution> resolutions;
+        try {
+            var accept = pool.submit(() -> {
+                start.await();
+                return classification.resolve(id, true, "admin-1", "the new schema is right");
+            });
+            var reject = pool.submit(() -> {
+                start.await();
+                return classification.resolve(id, false, "admin-2", "the new schema is wrong");
+            });
+            start.countDown();
+            resolutions = List.of(accept.get(), reject.get());
+        } finally {
+            pool.shutdownNow();
+        }
+
+        assertThat(resolutions).filteredOn(ChangeResolution.Resolved.class::isInstance).hasSize(1);
+        assertThat(resolutions).filteredOn(ChangeResolution.AlreadyResolved.class::isInstance).hasSize(1);
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM tool_change WHERE id = ? AND status <> 'OPEN'", Integer.class,
+                id)).isEqualTo(1);
     }
 
     private Fence leased() {
