@@ -7,10 +7,12 @@ import dev.opledger.effect.internal.CrashPoint;
 import dev.opledger.effect.internal.CrashPoint.Point;
 import dev.opledger.effect.internal.EffectRecord;
 import dev.opledger.effect.internal.EffectRecords;
+import dev.opledger.effect.internal.RegistryCheck;
 import dev.opledger.mcp.ToolClient;
 import dev.opledger.mcp.ToolReply;
 import dev.opledger.mcp.ToolTransportException;
 import dev.opledger.operation.OperationMdc;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -75,16 +77,23 @@ public class EffectGateway {
             return needsReview(effect, "a call of never-repeat tool " + effect.tool() + " for step " + effect.stepKey()
                     + " may have run: its outcome is unknown, and calling again could do it twice");
         }
-        if (repeatClass == RepeatClass.CHECK_THEN_WRITE && effect.check() == null) {
-            throw new IllegalArgumentException(effect.tool() + " is check-then-write; step " + effect.stepKey()
-                    + " must say how to check");
+        // the check the registry declares for the tool; a step's own check (older callers) wins
+        EffectCheck check = effect.check() != null ? effect.check()
+                : toolClass.check() != null && toolClass.check().derivable() ? RegistryCheck.of(toolClass.check(), effect, client)
+                : null;
+        if (repeatClass == RepeatClass.CHECK_THEN_WRITE && check == null) {
+            throw new IllegalArgumentException(effect.tool() + " is check-then-write, but the registry names no check "
+                    + "(check-tool and check-landed-field) and step " + effect.stepKey() + " gives none");
         }
         Map<String, Object> arguments = arguments(effect, repeatClass);
         String key = repeatClass == RepeatClass.KEYED ? effect.idempotencyKey() : null;
         boolean checkFirst = outcomeUnknown || recorded.isPresent();
-        for (int call = 1; call <= properties.maxCalls(); call++) {
+        // the tool's retry policy, from the registry next to its class; the node's defaults fill the gaps
+        int maxCalls = toolClass.retry().maxCallsOr(properties.maxCalls());
+        Duration backoff = toolClass.retry().backoffOr(properties.backoff());
+        for (int call = 1; call <= maxCalls; call++) {
             if (repeatClass == RepeatClass.CHECK_THEN_WRITE && checkFirst) {
-                Optional<EffectOutcome> landed = landed(effect);
+                Optional<EffectOutcome> landed = landed(effect, check);
                 if (landed.isPresent()) {
                     return landed.get();
                 }
@@ -95,7 +104,8 @@ public class EffectGateway {
             crash.at(Point.BEFORE_EFFECT_CALL, effect.stepKey());
             ToolReply reply;
             try {
-                reply = client.call(effect.tool(), arguments);
+                reply = toolClass.retry().callTimeout() == null ? client.call(effect.tool(), arguments)
+                        : client.call(effect.tool(), arguments, toolClass.retry().callTimeout());
             } catch (ToolTransportException e) {
                 log.warn("call {} of {} for step {}: outcome unknown ({})", call, effect.tool(), effect.stepKey(),
                         e.getMessage());
@@ -104,7 +114,7 @@ public class EffectGateway {
                             + effect.stepKey() + " got no answer (" + e.getMessage() + "): it may have run");
                 }
                 checkFirst = true;
-                backOff(call);
+                backOff(call, maxCalls, backoff);
                 continue;
             }
             crash.at(Point.AFTER_TOOL_COMMIT, effect.stepKey());
@@ -121,12 +131,12 @@ public class EffectGateway {
             return new EffectOutcome.Done(reply.content(), false);
         }
         return needsReview(effect, effect.tool() + " for step " + effect.stepKey() + " got no answer in "
-                + properties.maxCalls() + " calls: its outcome is unknown");
+                + maxCalls + " calls: its outcome is unknown");
     }
 
-    private Optional<EffectOutcome> landed(Effect effect) {
+    private Optional<EffectOutcome> landed(Effect effect, EffectCheck check) {
         try {
-            Optional<Map<String, Object>> landed = effect.check().landed();
+            Optional<Map<String, Object>> landed = check.landed();
             if (landed.isPresent()) {
                 if (!records.succeed(effect, landed.get())) {
                     return Optional.of(leaseLost(effect, "its SUCCEEDED record after the check"));
@@ -161,10 +171,10 @@ public class EffectGateway {
         return new EffectOutcome.NeedsReview(reason);
     }
 
-    private void backOff(int call) {
-        if (call < properties.maxCalls()) {
+    private static void backOff(int call, int maxCalls, Duration backoff) {
+        if (call < maxCalls) {
             try {
-                Thread.sleep(properties.backoff().multipliedBy(1L << (call - 1)));
+                Thread.sleep(backoff.multipliedBy(1L << (call - 1)));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
