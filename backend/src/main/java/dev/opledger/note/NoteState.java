@@ -1,7 +1,6 @@
 package dev.opledger.note;
 
 import java.util.Map;
-import java.util.Optional;
 import org.bsc.langgraph4j.state.AgentState;
 
 /**
@@ -52,10 +51,6 @@ final class NoteState extends AgentState {
 
     boolean published() {
         return this.<Map<String, Object>>value(PUBLISHED).isPresent();
-    }
-
-    Optional<String> publishedPath() {
-        return this.<Map<String, Object>>value(PUBLISHED).map(step -> String.valueOf(step.get("path")));
     }
 
     private String text(String key) {
