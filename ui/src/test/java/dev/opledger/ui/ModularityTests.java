@@ -38,6 +38,8 @@ class ModularityTests {
             Map.entry("effect", Set.of("classification", "mcp", "operation", "outbox")),
             Map.entry("graph", Set.of("claim", "effect", "operation")),
             Map.entry("checkout", Set.of("claim", "effect", "graph", "mcp", "operation")),
+            // publish-note, the second operation type: the same stages as checkout, nothing of checkout's
+            Map.entry("note", Set.of("claim", "effect", "graph", "mcp", "operation")),
             // one submission sequence for every channel (REST now, MCP next): type check, proof, claim
             Map.entry("submission", Set.of("attest", "claim", "graph", "operation")),
             Map.entry("api", Set.of("attest", "claim", "graph", "operation", "submission")),
@@ -54,7 +56,7 @@ class ModularityTests {
     void findsEveryStageAsAModule() {
         assertThat(modules.stream().map(ApplicationModule::getIdentifier).map(Object::toString))
                 .contains("operation", "attest", "claim", "api", "audit", "node", "graph", "effect", "classification", "mcp", "outbox",
-                        "feed", "checkout", "submission", "ui");
+                        "feed", "checkout", "note", "submission", "ui");
     }
 
     @Test
