@@ -41,6 +41,8 @@ class ModularityTests {
             // one submission sequence for every channel (REST now, MCP next): type check, proof, claim
             Map.entry("submission", Set.of("attest", "claim", "graph", "operation")),
             Map.entry("api", Set.of("attest", "claim", "graph", "operation", "submission")),
+            // the node as an MCP server: a channel like api (whose problem types it answers with)
+            Map.entry("mcpserver", Set.of("api", "claim", "graph", "operation", "submission")),
             Map.entry("node", Set.of("audit", "operation")),
             // reference-tools (its own Maven module, embedded by the local run) uses nothing of the node
             Map.entry("tools", Set.of()),
@@ -54,7 +56,7 @@ class ModularityTests {
     void findsEveryStageAsAModule() {
         assertThat(modules.stream().map(ApplicationModule::getIdentifier).map(Object::toString))
                 .contains("operation", "attest", "claim", "api", "audit", "node", "graph", "effect", "classification", "mcp", "outbox",
-                        "feed", "checkout", "submission", "ui");
+                        "feed", "checkout", "submission", "mcpserver", "ui");
     }
 
     @Test
