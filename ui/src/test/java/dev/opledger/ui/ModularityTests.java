@@ -1,8 +1,11 @@
 package dev.opledger.ui;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.core.importer.ClassFileImporter;
 import dev.opledger.OpledgerApplication;
+import dev.opledger.submission.Submission;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -78,6 +81,18 @@ class ModularityTests {
             }
         });
         assertThat(undeclared).as("modules using modules they do not declare").isEmpty();
+    }
+
+    /**
+     * An agent's attempt skips App Attest ({@link Submission.Proof.Agent}); only the MCP server,
+     * whose callers are agents, may make one, so the REST API can never skip the device proof.
+     */
+    @Test
+    void onlyTheMcpServerSubmitsAsAnAgent() {
+        noClasses().that().resideOutsideOfPackage("dev.opledger.mcpserver..")
+                .should().callConstructor(Submission.Proof.Agent.class)
+                .because("App Attest applies to every channel but MCP")
+                .check(new ClassFileImporter().withImportOption(new ProductionCode()).importPackages("dev.opledger"));
     }
 
     @Test
