@@ -14,6 +14,10 @@ import dev.opledger.testing.LedgerTables;
 import dev.opledger.testing.RawHttp;
 import dev.opledger.testing.TestTokens;
 import dev.opledger.testing.NodeIntegrationTest;
+import dev.opledger.testing.TestDatabaseInitializer;
+import dev.opledger.OpledgerApplication;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.servlet.context.ServletWebServerApplicationContext;
 import io.modelcontextprotocol.modern.JsonRpc;
 import io.modelcontextprotocol.modern.McpSchema.Tool;
 import java.nio.charset.StandardCharsets;
@@ -308,6 +312,28 @@ class McpServerIT {
         assertThat(count("SELECT count(*) FROM operation WHERE operation_id = ?::uuid", operationId)).isEqualTo(1);
         assertThat(count("SELECT count(*) FROM operation_attempt a JOIN operation o ON o.id = a.operation_ref "
                 + "WHERE o.operation_id = ?::uuid", operationId)).isEqualTo(calls);
+    }
+
+    @Test
+    void aTaskCreatedOnOneNodeIsFoundByAFreshNode() {
+        String taskId = (String) McpAgent.result(agent.callTool("checkout", checkout(operationId, 1), true))
+                .get("taskId");
+
+        // another node, started after the task was created: it holds nothing of it in memory
+        try (var other = new SpringApplicationBuilder(OpledgerApplication.class)
+                .profiles("test")
+                .initializers(new TestDatabaseInitializer())
+                .properties("server.port=0")
+                .run()) {
+            int otherPort = ((ServletWebServerApplicationContext) other).getWebServer().getPort();
+            var there = new McpAgent(otherPort, TestTokens.forSubject(subject));
+
+            var got = McpAgent.result(there.getTask(taskId));
+            var retried = McpAgent.result(there.callTool("checkout", checkout(operationId, 1), true));
+
+            assertThat(got).containsEntry("taskId", taskId).containsEntry("status", "working");
+            assertThat(retried).containsEntry("taskId", taskId);
+        }
     }
 
     @Test
