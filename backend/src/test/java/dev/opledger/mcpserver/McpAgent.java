@@ -20,21 +20,21 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link #request} sends one JSON-RPC request through the same transport with the per-request
  * {@code _meta} the revision requires, declaring the tasks extension where asked.
  */
-final class McpAgent {
+public final class McpAgent {
 
-    static final String TASKS = "io.modelcontextprotocol/tasks";
+    public static final String TASKS = "io.modelcontextprotocol/tasks";
 
     private final HttpClientMcpTransport transport;
     private final AtomicLong ids = new AtomicLong();
 
-    McpAgent(int port, String token) {
+    public McpAgent(int port, String token) {
         this.transport = HttpClientMcpTransport.builder(URI.create("http://127.0.0.1:" + port + "/mcp"))
                 .requestCustomizer(McpHttpRequestCustomizer.fromSync(
                         (request, headers, context) -> headers.set("Authorization", "Bearer " + token)))
                 .build();
     }
 
-    McpSyncClient client() {
+    public McpSyncClient client() {
         return McpClient.sync(transport)
                 .clientInfo(Implementation.builder("opledger-test-agent", "1").build())
                 .callTimeout(Duration.ofSeconds(20))
@@ -42,7 +42,7 @@ final class McpAgent {
     }
 
     /** One request; the response's result, or its error. */
-    JsonRpc.JSONRPCResponse request(String method, Map<String, Object> params, boolean declareTasks,
+    public JsonRpc.JSONRPCResponse request(String method, Map<String, Object> params, boolean declareTasks,
             String name) {
         Map<String, Object> withMeta = new LinkedHashMap<>(params);
         withMeta.put("_meta", Map.of(
@@ -61,16 +61,16 @@ final class McpAgent {
                 .blockLast(Duration.ofSeconds(30));
     }
 
-    JsonRpc.JSONRPCResponse callTool(String tool, Map<String, Object> arguments, boolean declareTasks) {
+    public JsonRpc.JSONRPCResponse callTool(String tool, Map<String, Object> arguments, boolean declareTasks) {
         return request("tools/call", Map.of("name", tool, "arguments", arguments), declareTasks, tool);
     }
 
-    JsonRpc.JSONRPCResponse getTask(String taskId) {
+    public JsonRpc.JSONRPCResponse getTask(String taskId) {
         return request("tasks/get", Map.of("taskId", taskId), true, taskId);
     }
 
     @SuppressWarnings("unchecked")
-    static Map<String, Object> result(JsonRpc.JSONRPCResponse response) {
+    public static Map<String, Object> result(JsonRpc.JSONRPCResponse response) {
         if (response.error() != null) {
             throw new AssertionError("expected a result, got error " + response.error());
         }
@@ -78,7 +78,7 @@ final class McpAgent {
     }
 
     @SuppressWarnings("unchecked")
-    static Map<String, Object> errorData(JsonRpc.JSONRPCResponse response) {
+    public static Map<String, Object> errorData(JsonRpc.JSONRPCResponse response) {
         if (response.error() == null) {
             throw new AssertionError("expected an error, got result " + response.result());
         }
