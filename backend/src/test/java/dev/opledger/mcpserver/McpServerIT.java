@@ -143,6 +143,9 @@ class McpServerIT {
         assertThat(McpAgent.result(over)).containsEntry("isError", false);
         assertThat(McpAgent.errorData(other)).containsEntry("type", KEY_REUSE).containsEntry("operationId", operationId);
         assertThat(other.error().code()).isEqualTo(-32602);
+        assertThat(jdbc.queryForList("SELECT c.channel FROM key_reuse_conflict c JOIN operation o "
+                + "ON o.id = c.operation_ref WHERE o.operation_id = ?::uuid", String.class, operationId))
+                .containsExactly("MCP");
     }
 
     @Test
@@ -323,7 +326,7 @@ class McpServerIT {
         try (var other = new SpringApplicationBuilder(OpledgerApplication.class)
                 .profiles("test")
                 .initializers(new TestDatabaseInitializer())
-                .properties("server.port=0")
+                .properties("server.port=0", "spring.datasource.hikari.maximum-pool-size=2")
                 .run()) {
             int otherPort = ((ServletWebServerApplicationContext) other).getWebServer().getPort();
             var there = new McpAgent(otherPort, TestTokens.forSubject(subject));
