@@ -58,6 +58,9 @@ class McpServerIT {
     @Autowired
     LifecycleService lifecycle;
 
+    @Autowired
+    dev.opledger.claim.LedgerService ledger;
+
     String subject;
     McpAgent agent;
     String operationId;
@@ -131,6 +134,17 @@ class McpServerIT {
         assertThat(jdbc.queryForList("SELECT a.outcome || '/' || a.channel FROM operation_attempt a JOIN operation o "
                 + "ON o.id = a.operation_ref WHERE o.operation_id = ?::uuid ORDER BY a.id", String.class, operationId))
                 .containsExactly("CLAIMED/MCP", "REPLAYED/REST");
+        // what the console's operation page shows support (the façade is role-checked)
+        var context = org.springframework.security.core.context.SecurityContextHolder.getContext();
+        context.setAuthentication(org.springframework.security.authentication.UsernamePasswordAuthenticationToken
+                .authenticated("support", null,
+                        org.springframework.security.core.authority.AuthorityUtils.createAuthorityList("ROLE_SUPPORT")));
+        try {
+            assertThat(ledger.operation(dev.opledger.operation.OperationId.parse(operationId)).orElseThrow().attempts())
+                    .extracting(attempt -> attempt.channel().name()).containsExactly("MCP", "REST");
+        } finally {
+            org.springframework.security.core.context.SecurityContextHolder.clearContext();
+        }
     }
 
     @Test
