@@ -94,7 +94,10 @@ final class NodeProcess {
         command.add("-XX:TieredStopAtLevel=1"); // a short-lived test node: start fast rather than peak
         command.addAll(jvmOptions);
         command.addAll(List.of("-jar", jar.toAbsolutePath().toString(), "--spring.profiles.active=local",
-                "--server.port=" + port));
+                "--server.port=" + port,
+                // several nodes and test JVMs share one PostgreSQL (100 connections): a test node's
+                // pool grows with its load instead of opening all 16 connections at start
+                "--spring.datasource.hikari.minimum-idle=2"));
         if (Arrays.stream(arguments).noneMatch(argument -> argument.startsWith("--" + EVENTS_ENABLED + "="))) {
             // no Kafka broker nor relay in each child node unless a test gives it one (EventNodes):
             // most are about the console and crashes; the outbox rows are still written
