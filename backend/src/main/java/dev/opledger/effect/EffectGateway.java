@@ -69,13 +69,13 @@ public class EffectGateway {
     }
 
     private EffectOutcome performFor(Effect effect) {
-        String digest;
-        try {
-            digest = records.argumentDigest(effect.arguments());
-        } catch (IllegalArgumentException e) {
+        Optional<String> argumentDigest = records.argumentDigest(effect.arguments());
+        if (argumentDigest.isEmpty()) {
             return needsReview(effect, "the arguments of step " + effect.stepKey() + " for " + effect.tool()
-                    + " " + e.getMessage() + ", so a repeat of the step could not be told from another call");
+                    + " have no RFC 8785 canonical form (a number out of the double range, NaN), so a repeat of the"
+                    + " step could not be told from another call");
         }
+        String digest = argumentDigest.get();
         Optional<EffectRecord> recorded = records.find(effect.operationId(), effect.stepKey());
         boolean otherArguments = recorded.isPresent() && !recorded.get().madeWith(digest);
         if (recorded.isPresent() && recorded.get().succeeded() && !otherArguments) {

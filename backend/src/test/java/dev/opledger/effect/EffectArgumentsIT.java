@@ -167,6 +167,32 @@ class EffectArgumentsIT {
     }
 
     @Test
+    void anIdempotentToolWhoseOutcomeIsUnknownIsCalledWithTheNewArguments() {
+        tools.unreachableNextCalls = 3;
+        assertThat(gateway.perform(effect(SHIPPING, "shipping", Map.of("address", "1 Old Road"))))
+                .isInstanceOf(EffectOutcome.NeedsReview.class);
+
+        var outcome = gateway.perform(effect(SHIPPING, "shipping", Map.of("address", "2 New Street")));
+
+        assertThat(outcome).isInstanceOf(EffectOutcome.Done.class);
+        assertThat(tools.effects).extracting(call -> call.get("address")).containsExactly("2 New Street");
+        assertThat(record("shipping")).containsEntry("status", "SUCCEEDED").containsEntry("calls", 1);
+        assertThat(jdbc.queryForMap("SELECT status, calls FROM effect_record_superseded WHERE operation_ref = ?"
+                + " AND step_key = 'shipping'", ref)).containsEntry("status", "STARTED").containsEntry("calls", 3);
+    }
+
+    @Test
+    void argumentsWithoutACanonicalFormGoToReviewBeforeAnyRecordOrCall() {
+        var outcome = gateway.perform(effect(SHIPPING, "shipping", Map.of("weight", new BigDecimal("1e400"))));
+
+        assertThat(outcome).isInstanceOfSatisfying(EffectOutcome.NeedsReview.class,
+                review -> assertThat(review.reason()).contains("step shipping", "RFC 8785"));
+        assertThat(tools.effects).isEmpty();
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM effect_record WHERE operation_ref = ?", Long.class, ref))
+                .isZero();
+    }
+
+    @Test
     void aKeyedToolAskedWithOtherArgumentsUnderItsKeyGoesToReview() {
         gateway.perform(effect(RESERVE, "reserve", Map.of("sku", "A-1")));
 

@@ -75,9 +75,16 @@ public class EffectRecords {
                 operationId.value(), stepKey).stream().findFirst();
     }
 
-    /** The digest of an effect's arguments ({@link ArgumentDigest}); IllegalArgumentException if they cannot have one. */
-    public String argumentDigest(Map<String, Object> arguments) {
-        return ArgumentDigest.of(json, arguments);
+    /**
+     * The digest of an effect's arguments ({@link ArgumentDigest}); empty when they have no RFC 8785
+     * form. (Not an exception: this repository's exceptions are translated into data access ones.)
+     */
+    public Optional<String> argumentDigest(Map<String, Object> arguments) {
+        try {
+            return Optional.of(ArgumentDigest.of(json, arguments));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 
     /** The stored digest; for a row written before digests were, the digest of its stored arguments. */
@@ -112,7 +119,7 @@ public class EffectRecords {
     /** STARTED for a first call, or a repeat with the same arguments: {@link #start(Effect, RepeatClass, String, Map, String, boolean)}. */
     public boolean start(Effect effect, RepeatClass repeatClass, @Nullable String idempotencyKey,
             Map<String, Object> arguments) {
-        return start(effect, repeatClass, idempotencyKey, arguments, argumentDigest(effect.arguments()), false);
+        return start(effect, repeatClass, idempotencyKey, arguments, ArgumentDigest.of(json, effect.arguments()), false);
     }
 
     /**
