@@ -26,7 +26,7 @@ PORT=${PORT:-18097}; TOOLS_PORT=${TOOLS_PORT:-18098}; NODE_ARGS=${NODE_ARGS:-}
 NODE_OPTS=${NODE_OPTS:--Xms256m -Xmx384m}; TOOLS_OPTS=${TOOLS_OPTS:--Xms128m -Xmx256m}
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
 JAVA=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java
-NODE_JAR=ui/target/opledger.jar; CLI_JAR=cli/target/opledger-cli.jar; TOOLS_JAR=reference-tools/target/reference-tools.jar
+NODE_JAR=${NODE_JAR:-ui/target/opledger.jar}; CLI_JAR=cli/target/opledger-cli.jar; TOOLS_JAR=reference-tools/target/reference-tools.jar
 # The checkout rounds and the claim rounds each have their own database: the claims of a claim
 # round stay ACCEPTED, and workers must not find them in a checkout round.
 DB=opledger_bench_checkout; CLAIM_DB=opledger_bench_checkout_claims; TOOLS_DB=opledger_bench_checkout_tools

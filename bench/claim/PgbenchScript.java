@@ -25,7 +25,7 @@ class PgbenchScript {
                 : "('00000000-0000-4000-8000-' || lpad(:i::text, 12, '0'))";
         // the attempt carries no App Attest key or counter here, as with opledger.attest.mode=off
         String[] bindings = {":subject", operationId, ":hash", ":type", ":command", "gen_random_uuid()", ":agent",
-            ":address", "NULL", "NULL"};
+            ":address", "NULL", "NULL", "'REST'"};
         var script = new StringBuilder();
         int next = 0;
         for (char c : sql.toCharArray()) {

@@ -19,7 +19,7 @@ start() { # $1: JVM arguments including -jar
   # shellcheck disable=SC2086
   "$JAVA" -Xms256m -Xmx384m $1 --spring.profiles.active=local --server.port=$PORT \
     --spring.datasource.url="jdbc:postgresql://$PGHOST:$PGPORT/$DB" --opledger.worker.enabled=false \
-    --opledger.reference-tools.embedded=false \
+    --opledger.reference-tools.embedded=false --opledger.attest.mode=off \
     --logging.level.root=WARN >/tmp/compare-node.log 2>&1 &
   PID=$!
   for _ in $(seq 1 120); do curl -fs "http://127.0.0.1:$PORT/actuator/health/readiness" >/dev/null && return; sleep 1; done

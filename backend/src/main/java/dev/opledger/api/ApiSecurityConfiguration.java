@@ -1,17 +1,22 @@
 package dev.opledger.api;
 
 import java.time.Clock;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
 import org.springframework.http.HttpHeaders;
+import org.springframework.security.authorization.AuthorizationDecision;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.core.Authentication;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
 import org.springframework.security.oauth2.server.resource.web.BearerTokenAuthenticationEntryPoint;
 import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.web.SecurityFilterChain;
@@ -26,9 +31,56 @@ import org.springframework.security.web.access.AccessDeniedHandler;
 @Configuration(proxyBeanMethods = false)
 class ApiSecurityConfiguration {
 
+    // The MCP server's path and scope property (module mcpserver, which uses api's problem types;
+    // named here, not imported, so the two modules do not depend on each other both ways).
+    private static final String MCP_ENDPOINT = "/mcp";
+    private static final String MCP_REQUIRED_SCOPE = "opledger.mcp-server.required-scope";
+
     @Bean
     @Order(1)
     SecurityFilterChain apiFilterChain(HttpSecurity http, ProblemResponseWriter problems,
+            ObjectProvider<JwtDecoder> decoder, Environment environment) throws Exception {
+        http.securityMatcher("/v1/**")
+                .authorizeHttpRequests(requests -> requests.anyRequest().authenticated());
+        return bearerOnly(http, problems, decoder, environment).build();
+    }
+
+    /**
+     * The node's MCP server ({@code /mcp}): the same bearer tokens, checked the same way, before a
+     * request reaches the MCP transport, so an unauthenticated request gets 401 and never MCP. A
+     * deployment that lets only some subjects submit over MCP sets
+     * {@code opledger.mcp-server.required-scope}: a token without that scope gets 403.
+     */
+    @Bean
+    @Order(1)
+    SecurityFilterChain mcpServerFilterChain(HttpSecurity http, ProblemResponseWriter problems,
+            ObjectProvider<JwtDecoder> decoder, Environment environment) throws Exception {
+        String requiredScope = environment.getProperty(MCP_REQUIRED_SCOPE, "").strip();
+        http.securityMatcher(MCP_ENDPOINT, MCP_ENDPOINT + "/**")
+                .authorizeHttpRequests(requests -> {
+                    if (requiredScope.isEmpty()) {
+                        requests.anyRequest().authenticated();
+                    } else {
+                        requests.anyRequest().access((authentication, context) ->
+                                new AuthorizationDecision(hasScope(authentication.get(), requiredScope)));
+                    }
+                });
+        return bearerOnly(http, problems, decoder, environment).build();
+    }
+
+    private static boolean hasScope(Authentication authentication, String scope) {
+        if (!(authentication instanceof JwtAuthenticationToken token)) {
+            return false;
+        }
+        Object scopes = token.getToken().getClaims().get("scope");
+        if (scopes instanceof String text && List.of(text.split(" ")).contains(scope)) {
+            return true;
+        }
+        Object scp = token.getToken().getClaims().get("scp");
+        return scp instanceof Collection<?> list && list.contains(scope);
+    }
+
+    private static HttpSecurity bearerOnly(HttpSecurity http, ProblemResponseWriter problems,
             ObjectProvider<JwtDecoder> decoder, Environment environment) throws Exception {
         AuthenticationEntryPoint unauthenticated = unauthenticated(problems);
         JwtDecoder tokens = decoder.getIfAvailable(() -> {
@@ -38,8 +90,7 @@ class ApiSecurityConfiguration {
         // any JWT tool may mint a local token, and not every one sets exp by default
         boolean expiryRequired = !environment.matchesProfiles("local");
         JwtDecoder strict = new StrictClaimsDecoder(tokens, expiryRequired);
-        http.securityMatcher("/v1/**")
-                .authorizeHttpRequests(requests -> requests.anyRequest().authenticated())
+        return http
                 .oauth2ResourceServer(resourceServer -> resourceServer
                         .bearerTokenResolver(new HeaderBearerTokenResolver())
                         .jwt(jwt -> jwt.decoder(new VerifiedTokenCache(strict, Clock.systemUTC()))
@@ -54,7 +105,6 @@ class ApiSecurityConfiguration {
                 .logout(AbstractHttpConfigurer::disable)
                 .formLogin(AbstractHttpConfigurer::disable)
                 .httpBasic(AbstractHttpConfigurer::disable);
-        return http.build();
     }
 
     private static AuthenticationEntryPoint unauthenticated(ProblemResponseWriter problems) {

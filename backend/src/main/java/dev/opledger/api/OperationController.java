@@ -59,8 +59,8 @@ class OperationController {
         OperationId operationId = IdempotencyKey.from(request);
         try (var ignored = OperationMdc.put(operationId)) {
             var submission = new Submission(subject(caller), operationId, bodies.read(request, operationId),
-                    new AttemptHeaders(request.getHeader(APP_ATTEST_KEY_ID), request.getHeader(APP_ATTEST_CHALLENGE),
-                            request.getHeader(APP_ATTEST_ASSERTION)),
+                    new Submission.Proof.Device(new AttemptHeaders(request.getHeader(APP_ATTEST_KEY_ID),
+                            request.getHeader(APP_ATTEST_CHALLENGE), request.getHeader(APP_ATTEST_ASSERTION))),
                     new Submission.Arrival(UUID.randomUUID(), request.getHeader(HttpHeaders.USER_AGENT),
                             request.getRemoteAddr()));
             return switch (submissions.submit(submission)) {

@@ -6,14 +6,9 @@ import dev.opledger.effect.EffectGateway;
 import dev.opledger.effect.EffectOutcome;
 import dev.opledger.graph.ExecutionOutcome;
 import dev.opledger.graph.StepResult;
-import dev.opledger.mcp.ToolClient;
 import dev.opledger.mcp.ToolRef;
-import dev.opledger.mcp.ToolReply;
-import dev.opledger.mcp.ToolTransportException;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,12 +20,10 @@ import org.jspecify.annotations.Nullable;
 final class CheckoutEffects {
 
     private final EffectGateway gateway;
-    private final Supplier<ToolClient> tools;
     private final String server;
 
-    CheckoutEffects(EffectGateway gateway, Supplier<ToolClient> tools, String server) {
+    CheckoutEffects(EffectGateway gateway, String server) {
         this.gateway = gateway;
-        this.tools = tools;
         this.server = server;
     }
 
@@ -54,15 +47,6 @@ final class CheckoutEffects {
                     StepResult.stop(new ExecutionOutcome.NeedsReview(step.key() + ": " + review.reason()));
             case EffectOutcome.LeaseLost lost -> StepResult.stop(new ExecutionOutcome.LeaseLost(lost.refused()));
         };
-    }
-
-    /** A read tool called for a step's check, with the step's operationId and key, as the write would have them. */
-    ToolReply read(CheckoutRun run, CheckoutStep step, String tool, Map<String, Object> arguments)
-            throws ToolTransportException {
-        Map<String, Object> withStep = new LinkedHashMap<>(arguments);
-        withStep.put("operationId", run.operationId().toString());
-        withStep.put("stepKey", step.key());
-        return tools.get().call(new ToolRef(server, tool), withStep);
     }
 
     /**

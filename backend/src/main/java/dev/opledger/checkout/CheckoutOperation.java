@@ -13,7 +13,6 @@ import dev.opledger.graph.GraphStep;
 import dev.opledger.graph.LeaseGuard;
 import dev.opledger.graph.OperationType;
 import dev.opledger.graph.RunOutcome;
-import dev.opledger.mcp.ToolClient;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -35,12 +34,12 @@ class CheckoutOperation implements OperationType {
     private final GraphRunner<CheckoutState> runner;
     private final CrashPoints crashes;
 
-    CheckoutOperation(GraphService graphs, EffectGateway gateway, ObjectProvider<ToolClient> tools,
-            LifecycleService lifecycle, CheckoutProperties properties, CrashPoints crashes,
+    CheckoutOperation(GraphService graphs, EffectGateway gateway, LifecycleService lifecycle,
+            CheckoutProperties properties, CrashPoints crashes,
             ObjectProvider<CheckoutPlanner> planner) {
         this.crashes = crashes;
         BigDecimal approvalLimit = properties.approvalLimit();
-        var effects = new CheckoutEffects(gateway, tools::getObject, properties.mcpServer());
+        var effects = new CheckoutEffects(gateway, properties.mcpServer());
         Map<CheckoutStep, AsyncNodeActionWithConfig<CheckoutState>> nodes = new LinkedHashMap<>();
         nodes.put(CheckoutStep.RESERVE, GraphStep.node(new ReserveNode(effects, approvalLimit)));
         nodes.put(CheckoutStep.APPROVAL, GraphStep.node(new AwaitApprovalNode(lifecycle, approvalLimit)));

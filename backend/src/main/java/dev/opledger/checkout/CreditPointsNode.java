@@ -1,24 +1,20 @@
 package dev.opledger.checkout;
 
-import dev.opledger.effect.EffectCheck;
 import dev.opledger.graph.GraphStep;
 import dev.opledger.graph.StepResult;
-import dev.opledger.mcp.ToolReply;
-import dev.opledger.mcp.ToolTransportException;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 import org.bsc.langgraph4j.RunnableConfig;
 
 /**
  * Credits loyalty points (adjust_points, check-then-write): before writing again after an unknown
- * outcome, the effect gateway asks get_points, with this step's operationId and key, whether
- * this step's adjustment already landed.
+ * outcome, the effect gateway asks the check the tool registry declares for adjust_points
+ * (get_points with the account, and this step's operationId and key) whether this step's
+ * adjustment already landed.
  */
 final class CreditPointsNode implements GraphStep<CheckoutState> {
 
     static final String TOOL = "adjust_points";
-    static final String CHECK_TOOL = "get_points";
 
     private final CheckoutEffects effects;
 
@@ -35,7 +31,7 @@ final class CreditPointsNode implements GraphStep<CheckoutState> {
         CheckoutRun run = CheckoutRun.of(config);
         String account = state.loyaltyAccount().orElseThrow();
         return effects.perform(run, CheckoutStep.POINTS, TOOL, Map.of("account", account, "delta", delta),
-                landed(run, account), result -> StepResult.next(points(result, account, delta)));
+                result -> StepResult.next(points(result, account, delta)));
     }
 
     private static Map<String, Object> points(Map<String, Object> result, String account, int delta) {
@@ -49,24 +45,5 @@ final class CreditPointsNode implements GraphStep<CheckoutState> {
             points.put("adjustmentId", adjustmentId);
         }
         return Map.of(CheckoutState.POINTS, points);
-    }
-
-    private EffectCheck landed(CheckoutRun run, String account) {
-        return () -> {
-            ToolReply reply = effects.read(run, CheckoutStep.POINTS, CHECK_TOOL, Map.of("account", account));
-            if (reply.error()) {
-                throw new ToolTransportException(CHECK_TOOL + " refused the check: " + reply.text());
-            }
-            if (!Boolean.TRUE.equals(reply.content().get("applied"))) {
-                return Optional.empty();
-            }
-            // only this step's adjustment, not the account's recent history (other operations' ids)
-            Map<String, Object> landed = new LinkedHashMap<>();
-            landed.put("account", account);
-            landed.put("applied", true);
-            landed.put("balance", reply.content().get("balance"));
-            landed.put("appliedAdjustment", reply.content().get("appliedAdjustment"));
-            return Optional.of(landed);
-        };
     }
 }

@@ -12,13 +12,25 @@ import org.jspecify.annotations.Nullable;
  * @param clientAddress the client's IP address as the node saw it
  * @param attestKeyId the App Attest key whose assertion this attempt carried; null when unattested
  * @param assertionCounter that assertion's counter; null when unattested
+ * @param channel the channel the attempt came through
  */
 public record AttemptContext(UUID requestId, @Nullable String userAgent, @Nullable String clientAddress,
-        byte @Nullable [] attestKeyId, @Nullable Long assertionCounter) {
+        byte @Nullable [] attestKeyId, @Nullable Long assertionCounter, AttemptChannel channel) {
 
-    /** An attempt without App Attest. */
+    /** An attempt over the REST API. */
+    public AttemptContext(UUID requestId, @Nullable String userAgent, @Nullable String clientAddress,
+            byte @Nullable [] attestKeyId, @Nullable Long assertionCounter) {
+        this(requestId, userAgent, clientAddress, attestKeyId, assertionCounter, AttemptChannel.REST);
+    }
+
+    /** An attempt over the REST API without App Attest. */
     public static AttemptContext unattested(UUID requestId, @Nullable String userAgent, @Nullable String clientAddress) {
         return new AttemptContext(requestId, userAgent, clientAddress, null, null);
+    }
+
+    /** An agent's attempt over MCP: App Attest does not apply. */
+    public static AttemptContext agent(UUID requestId, @Nullable String userAgent, @Nullable String clientAddress) {
+        return new AttemptContext(requestId, userAgent, clientAddress, null, null, AttemptChannel.MCP);
     }
 
     public boolean attested() {

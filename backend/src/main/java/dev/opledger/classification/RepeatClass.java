@@ -2,6 +2,8 @@ package dev.opledger.classification;
 
 /** What happens when a tool's call is repeated, and so how a repeat must be made. */
 public enum RepeatClass {
+    /** Reads only (MCP readOnlyHint): its call is not an effect, and is repeated freely. */
+    READ,
     /** The same call twice has the effect of one: call again. */
     IDEMPOTENT,
     /** The tool deduplicates on an idempotency key: call again with the same key. */

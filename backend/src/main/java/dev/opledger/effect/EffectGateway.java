@@ -7,11 +7,13 @@ import dev.opledger.effect.internal.CrashPoint;
 import dev.opledger.effect.internal.CrashPoint.Point;
 import dev.opledger.effect.internal.EffectRecord;
 import dev.opledger.effect.internal.EffectRecords;
+import dev.opledger.effect.internal.RegistryCheck;
 import dev.opledger.effect.internal.StepLocks;
 import dev.opledger.mcp.ToolClient;
 import dev.opledger.mcp.ToolReply;
 import dev.opledger.mcp.ToolTransportException;
 import dev.opledger.operation.OperationMdc;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -85,9 +87,10 @@ public class EffectGateway {
         ToolClass toolClass = classification.classOf(effect.tool(), () -> client.hints(effect.tool()));
         RepeatClass repeatClass = toolClass.repeatClass();
         // a new effect replaces the record only where a call with other arguments cannot add a
-        // second effect to the recorded one: the tool's own refusal left none, and an idempotent
-        // tool's call stands for the state it sets
-        boolean supersedes = otherArguments && (recorded.get().failed() || repeatClass == RepeatClass.IDEMPOTENT);
+        // second effect to the recorded one: the tool's own refusal left none, an idempotent
+        // tool's call stands for the state it sets, and a read has no effect
+        boolean supersedes = otherArguments && (recorded.get().failed() || repeatClass == RepeatClass.IDEMPOTENT
+                || repeatClass == RepeatClass.READ);
         if (otherArguments && !supersedes) {
             return needsReview(effect, otherArgumentsReason(effect, repeatClass, recorded.get(), digest));
         }
@@ -96,16 +99,23 @@ public class EffectGateway {
             return needsReview(effect, "a call of never-repeat tool " + effect.tool() + " for step " + effect.stepKey()
                     + " may have run: its outcome is unknown, and calling again could do it twice");
         }
-        if (repeatClass == RepeatClass.CHECK_THEN_WRITE && effect.check() == null) {
-            throw new IllegalArgumentException(effect.tool() + " is check-then-write; step " + effect.stepKey()
-                    + " must say how to check");
+        // the check the registry declares for the tool; a step's own check (older callers) wins
+        EffectCheck check = effect.check() != null ? effect.check()
+                : toolClass.check() != null && toolClass.check().derivable() ? RegistryCheck.of(toolClass.check(), effect, client)
+                : null;
+        if (repeatClass == RepeatClass.CHECK_THEN_WRITE && check == null) {
+            throw new IllegalArgumentException(effect.tool() + " is check-then-write, but the registry names no check "
+                    + "(check-tool and check-landed-field) and step " + effect.stepKey() + " gives none");
         }
         Map<String, Object> arguments = arguments(effect, repeatClass);
         String key = repeatClass == RepeatClass.KEYED ? effect.idempotencyKey() : null;
         boolean checkFirst = outcomeUnknown || (recorded.isPresent() && !supersedes);
-        for (int call = 1; call <= properties.maxCalls(); call++) {
+        // the tool's retry policy, from the registry next to its class; the node's defaults fill the gaps
+        int maxCalls = toolClass.retry().maxCallsOr(properties.maxCalls());
+        Duration backoff = toolClass.retry().backoffOr(properties.backoff());
+        for (int call = 1; call <= maxCalls; call++) {
             if (repeatClass == RepeatClass.CHECK_THEN_WRITE && checkFirst) {
-                Optional<EffectOutcome> landed = landed(effect);
+                Optional<EffectOutcome> landed = landed(effect, check);
                 if (landed.isPresent()) {
                     return landed.get();
                 }
@@ -117,7 +127,8 @@ public class EffectGateway {
             crash.at(Point.BEFORE_EFFECT_CALL, effect.stepKey());
             ToolReply reply;
             try {
-                reply = client.call(effect.tool(), arguments);
+                reply = toolClass.retry().callTimeout() == null ? client.call(effect.tool(), arguments)
+                        : client.call(effect.tool(), arguments, toolClass.retry().callTimeout());
             } catch (ToolTransportException e) {
                 log.warn("call {} of {} for step {}: outcome unknown ({})", call, effect.tool(), effect.stepKey(),
                         e.getMessage());
@@ -126,7 +137,7 @@ public class EffectGateway {
                             + effect.stepKey() + " got no answer (" + e.getMessage() + "): it may have run");
                 }
                 checkFirst = true;
-                backOff(call);
+                backOff(call, maxCalls, backoff);
                 continue;
             }
             crash.at(Point.AFTER_TOOL_COMMIT, effect.stepKey());
@@ -143,12 +154,12 @@ public class EffectGateway {
             return new EffectOutcome.Done(reply.content(), false);
         }
         return needsReview(effect, effect.tool() + " for step " + effect.stepKey() + " got no answer in "
-                + properties.maxCalls() + " calls: its outcome is unknown");
+                + maxCalls + " calls: its outcome is unknown");
     }
 
-    private Optional<EffectOutcome> landed(Effect effect) {
+    private Optional<EffectOutcome> landed(Effect effect, EffectCheck check) {
         try {
-            Optional<Map<String, Object>> landed = effect.check().landed();
+            Optional<Map<String, Object>> landed = check.landed();
             if (landed.isPresent()) {
                 if (!records.succeed(effect, landed.get())) {
                     return Optional.of(leaseLost(effect, "its SUCCEEDED record after the check"));
@@ -175,7 +186,7 @@ public class EffectGateway {
             case CHECK_THEN_WRITE -> "its check tells whether the recorded arguments' effect landed, not this one's, "
                     + "and writing as well could leave both effects";
             case NEVER_REPEAT -> "a second call could add its effect to the recorded call's";
-            case IDEMPOTENT -> throw new IllegalStateException("an idempotent tool is called again");
+            case IDEMPOTENT, READ -> throw new IllegalStateException("an idempotent tool or a read is called again");
         };
         return "step " + effect.stepKey() + " of " + effect.tool() + " (" + repeatClass + ") was recorded "
                 + recorded.status() + " with arguments "
@@ -205,10 +216,10 @@ public class EffectGateway {
         return new EffectOutcome.NeedsReview(reason);
     }
 
-    private void backOff(int call) {
-        if (call < properties.maxCalls()) {
+    private static void backOff(int call, int maxCalls, Duration backoff) {
+        if (call < maxCalls) {
             try {
-                Thread.sleep(properties.backoff().multipliedBy(1L << (call - 1)));
+                Thread.sleep(backoff.multipliedBy(1L << (call - 1)));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

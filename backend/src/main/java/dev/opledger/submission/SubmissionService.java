@@ -17,7 +17,9 @@ import org.springframework.stereotype.Service;
  * The submission sequence every channel runs: read the command, check its type and arguments,
  * verify the attempt's proof, claim. The order is PROTOCOL.md's: the payload hash comes from the
  * received bytes, the assertion binds challenge, operationId and that hash, and a command no type
- * accepts is refused before App Attest, so it uses up no challenge and stores nothing.
+ * accepts is refused before App Attest, so it uses up no challenge and stores nothing. An
+ * agent's attempt ({@link Submission.Proof.Agent}, MCP) skips App Attest and is recorded as
+ * channel MCP; a device's ({@link Submission.Proof.Device}, REST) is always verified.
  */
 @Service
 public class SubmissionService {
@@ -49,20 +51,27 @@ public class SubmissionService {
                 return new SubmissionOutcome.InvalidArguments(invalid.type(), invalid.violations());
             }
         }
-        AttemptAttestation attestation;
-        try {
-            attestation = attest.verifyAttempt(submission.subject(), submission.operationId(),
-                    command.payloadHash(), submission.proof());
-        } catch (AttestRefusedException e) {
-            return new SubmissionOutcome.AttestationRefused(e.refusal(), e.getMessage(), e.check());
-        }
         var arrival = submission.arrival();
-        var attempt = switch (attestation) {
-            case AttemptAttestation.Asserted asserted -> new AttemptContext(arrival.requestId(), arrival.userAgent(),
-                    arrival.clientAddress(), asserted.keyId(), asserted.counter());
-            case AttemptAttestation.Unattested unattested ->
-                    AttemptContext.unattested(arrival.requestId(), arrival.userAgent(), arrival.clientAddress());
-        };
+        AttemptContext attempt;
+        switch (submission.proof()) {
+            case Submission.Proof.Device device -> {
+                AttemptAttestation attestation;
+                try {
+                    attestation = attest.verifyAttempt(submission.subject(), submission.operationId(),
+                            command.payloadHash(), device.headers());
+                } catch (AttestRefusedException e) {
+                    return new SubmissionOutcome.AttestationRefused(e.refusal(), e.getMessage(), e.check());
+                }
+                attempt = switch (attestation) {
+                    case AttemptAttestation.Asserted asserted -> new AttemptContext(arrival.requestId(),
+                            arrival.userAgent(), arrival.clientAddress(), asserted.keyId(), asserted.counter());
+                    case AttemptAttestation.Unattested unattested ->
+                            AttemptContext.unattested(arrival.requestId(), arrival.userAgent(), arrival.clientAddress());
+                };
+            }
+            case Submission.Proof.Agent agent ->
+                    attempt = AttemptContext.agent(arrival.requestId(), arrival.userAgent(), arrival.clientAddress());
+        }
         return switch (claims.claim(new ClaimRequest(submission.subject(), submission.operationId(), command, attempt))) {
             case ClaimOutcome.Claimed claimed -> new SubmissionOutcome.Accepted(claimed.operation());
             case ClaimOutcome.Replayed replayed -> new SubmissionOutcome.Replayed(replayed.operation());

@@ -28,7 +28,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 @NodeIntegrationTest
 class SubmissionServiceIT {
 
-    private static final AttemptHeaders NO_PROOF = new AttemptHeaders(null, null, null);
+    private static final Submission.Proof NO_PROOF = new Submission.Proof.Device(new AttemptHeaders(null, null, null));
 
     @Autowired
     SubmissionService submissions;

@@ -1,8 +1,11 @@
 package dev.opledger.ui;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.core.importer.ClassFileImporter;
 import dev.opledger.OpledgerApplication;
+import dev.opledger.submission.Submission;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -38,9 +41,13 @@ class ModularityTests {
             Map.entry("effect", Set.of("classification", "mcp", "operation", "outbox")),
             Map.entry("graph", Set.of("claim", "effect", "operation")),
             Map.entry("checkout", Set.of("claim", "effect", "graph", "mcp", "operation")),
+            // publish-note, the second operation type: the same stages as checkout, nothing of checkout's
+            Map.entry("note", Set.of("claim", "effect", "graph", "mcp", "operation")),
             // one submission sequence for every channel (REST now, MCP next): type check, proof, claim
             Map.entry("submission", Set.of("attest", "claim", "graph", "operation")),
             Map.entry("api", Set.of("attest", "claim", "graph", "operation", "submission")),
+            // the node as an MCP server: a channel like api (whose problem types it answers with)
+            Map.entry("mcpserver", Set.of("api", "claim", "graph", "operation", "submission")),
             Map.entry("node", Set.of("audit", "operation")),
             // reference-tools (its own Maven module, embedded by the local run) uses nothing of the node
             Map.entry("tools", Set.of()),
@@ -54,7 +61,7 @@ class ModularityTests {
     void findsEveryStageAsAModule() {
         assertThat(modules.stream().map(ApplicationModule::getIdentifier).map(Object::toString))
                 .contains("operation", "attest", "claim", "api", "audit", "node", "graph", "effect", "classification", "mcp", "outbox",
-                        "feed", "checkout", "submission", "ui");
+                        "feed", "checkout", "note", "submission", "mcpserver", "ui");
     }
 
     @Test
@@ -76,6 +83,18 @@ class ModularityTests {
             }
         });
         assertThat(undeclared).as("modules using modules they do not declare").isEmpty();
+    }
+
+    /**
+     * An agent's attempt skips App Attest ({@link Submission.Proof.Agent}); only the MCP server,
+     * whose callers are agents, may make one, so the REST API can never skip the device proof.
+     */
+    @Test
+    void onlyTheMcpServerSubmitsAsAnAgent() {
+        noClasses().that().resideOutsideOfPackage("dev.opledger.mcpserver..")
+                .should().callConstructor(Submission.Proof.Agent.class)
+                .because("App Attest applies to every channel but MCP")
+                .check(new ClassFileImporter().withImportOption(new ProductionCode()).importPackages("dev.opledger"));
     }
 
     @Test

@@ -1,8 +1,11 @@
 package dev.opledger.claim.internal;
 
+import dev.opledger.claim.AttemptChannel;
 import dev.opledger.claim.AttemptRecord;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.time.Instant;
@@ -42,12 +45,16 @@ class Attempt {
     @Column(name = "assertion_counter")
     private Long assertionCounter;
 
+    @Enumerated(EnumType.STRING)
+    private AttemptChannel channel;
+
     protected Attempt() {
         // for JPA
     }
 
     AttemptRecord toRecord() {
         return new AttemptRecord(outcome, receivedAt, requestId, userAgent, clientAddress,
-                attestKeyId == null ? null : Base64.getEncoder().encodeToString(attestKeyId), assertionCounter);
+                attestKeyId == null ? null : Base64.getEncoder().encodeToString(attestKeyId), assertionCounter,
+                channel);
     }
 }

@@ -52,7 +52,7 @@ public class ClaimStatement {
               SELECT ?::text AS subject_id, ?::uuid AS operation_id, ?::bytea AS payload_hash,
                      ?::text AS command_type, ?::jsonb AS command,
                      ?::uuid AS request_id, ?::text AS user_agent, ?::inet AS client_address,
-                     ?::bytea AS attest_key_id, ?::bigint AS assertion_counter
+                     ?::bytea AS attest_key_id, ?::bigint AS assertion_counter, ?::text AS channel
             ), claimed AS (
               INSERT INTO operation (subject_id, operation_id, payload_hash, command_type, command, attested,
                                      event_sequence)
@@ -75,15 +75,15 @@ public class ClaimStatement {
               SELECT * FROM claimed UNION ALL SELECT * FROM existing
             ), attempt AS (
               INSERT INTO operation_attempt (operation_ref, outcome, request_id, user_agent, client_address,
-                                             attest_key_id, assertion_counter)
+                                             attest_key_id, assertion_counter, channel)
               SELECT found.id, CASE WHEN found.created THEN 'CLAIMED' ELSE 'REPLAYED' END,
-                     f.request_id, f.user_agent, f.client_address, f.attest_key_id, f.assertion_counter
+                     f.request_id, f.user_agent, f.client_address, f.attest_key_id, f.assertion_counter, f.channel
               FROM found JOIN offered f ON found.payload_hash = f.payload_hash
             ), conflict AS (
               INSERT INTO key_reuse_conflict (operation_ref, stored_payload_hash, offered_payload_hash,
-                                              offered_command_type, request_id, user_agent, client_address)
+                                              offered_command_type, request_id, user_agent, client_address, channel)
               SELECT found.id, found.payload_hash, f.payload_hash, f.command_type,
-                     f.request_id, f.user_agent, f.client_address
+                     f.request_id, f.user_agent, f.client_address, f.channel
               FROM found JOIN offered f ON found.payload_hash <> f.payload_hash
             )
             SELECT payload_hash, command_type, status, created_at, updated_at, created FROM found
@@ -157,6 +157,7 @@ public class ClaimStatement {
             statement.setNull(9, Types.BINARY);
             statement.setNull(10, Types.BIGINT);
         }
+        statement.setString(11, attempt.channel().name());
     }
 
     // Explicit types for nulls: Spring's generic setter would otherwise ask the driver for

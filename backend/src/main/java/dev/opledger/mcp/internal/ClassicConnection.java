@@ -1,5 +1,6 @@
 package dev.opledger.mcp.internal;
 
+import dev.opledger.mcp.ListedTool;
 import dev.opledger.mcp.ToolHints;
 import dev.opledger.mcp.ToolReply;
 import io.modelcontextprotocol.client.McpClient;
@@ -9,13 +10,20 @@ import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.Implementation;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
 import java.net.URI;
-import java.util.LinkedHashMap;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,17 +66,42 @@ final class ClassicConnection implements McpConnection {
     }
 
     @Override
-    public ToolReply call(String tool, Map<String, Object> arguments, Map<String, Object> meta) {
-        return Replies.of(client.callTool(new CallToolRequest(tool, arguments, meta.isEmpty() ? null : meta)));
+    public ToolReply call(String tool, Map<String, Object> arguments, Map<String, Object> meta, Duration timeout) {
+        var request = new CallToolRequest(tool, arguments, meta.isEmpty() ? null : meta);
+        if (timeout.compareTo(server.timeout()) >= 0) {
+            return Replies.of(client.callTool(request));
+        }
+        // the classic client's timeout is one per client: a shorter one is waited for here, and the
+        // request left behind is the SDK's to time out (a stdio connection is replaced after it)
+        var pending = CompletableFuture.supplyAsync(() -> client.callTool(request),
+                command -> Thread.ofVirtual().name("mcp-call-" + tool).start(command));
+        try {
+            return Replies.of(pending.get(timeout.toNanos(), TimeUnit.NANOSECONDS));
+        } catch (TimeoutException e) {
+            pending.cancel(true);
+            throw new IllegalStateException("no answer within " + timeout.toMillis() + " ms", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for " + tool, e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException failure ? failure : new IllegalStateException(e.getCause());
+        }
     }
 
     @Override
-    public Map<String, ToolHints> tools() {
-        Map<String, ToolHints> tools = new LinkedHashMap<>();
-        for (Tool tool : client.listTools().tools()) {
-            tools.put(tool.name(), hints(tool.annotations()));
+    public List<ListedTool> listTools() {
+        List<ListedTool> tools = new ArrayList<>();
+        McpSchema.ListToolsResult page = client.listTools();
+        while (true) {
+            for (Tool tool : page.tools()) {
+                tools.add(new ListedTool(tool.name(), tool.title(), tool.description(), tool.inputSchema(),
+                        hints(tool.annotations())));
+            }
+            if (page.nextCursor() == null) {
+                return tools;
+            }
+            page = client.listTools(page.nextCursor());
         }
-        return tools;
     }
 
     @Override

@@ -1,7 +1,10 @@
 package dev.opledger.mcp.internal;
 
+import dev.opledger.mcp.ListedTool;
 import dev.opledger.mcp.ToolHints;
 import dev.opledger.mcp.ToolTransportException;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
@@ -97,6 +100,23 @@ final class ConfiguredServer implements AutoCloseable {
         }
         log.info("MCP server {}: restarting its process on the next call after a failure", name);
         failed.close();
+    }
+
+    /** Every tool the server lists now; the hints' cache is refreshed with them. */
+    List<ListedTool> list() throws ToolTransportException {
+        McpConnection current = connection();
+        try {
+            List<ListedTool> listed = List.copyOf(current.listTools());
+            Map<String, ToolHints> fresh = new LinkedHashMap<>();
+            listed.forEach(tool -> fresh.put(tool.name(), tool.hints()));
+            hints = Map.copyOf(fresh);
+            return listed;
+        } catch (RuntimeException e) {
+            log.debug("listing the tools of {} failed", name, e);
+            failed(current);
+            throw new ToolTransportException("cannot list the tools of MCP server " + name + " at " + settings.location()
+                    + " (" + Failures.reason(e, settings.timeout()) + ")", e);
+        }
     }
 
     /** The tool's hints from the cached listing, listing the tools again when the tool is not in it. */

@@ -1,7 +1,11 @@
 package dev.opledger.mcp.internal;
 
+import dev.opledger.mcp.ListedTool;
 import dev.opledger.mcp.ToolHints;
 import dev.opledger.mcp.ToolReply;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -13,11 +17,21 @@ sealed interface McpConnection extends AutoCloseable permits ModernConnection, C
     /** {@link McpProtocol#MODERN} or {@link McpProtocol#CLASSIC}. */
     McpProtocol protocol();
 
-    /** One {@code tools/call}, with {@code meta} as the request's {@code _meta}. */
-    ToolReply call(String tool, Map<String, Object> arguments, Map<String, Object> meta);
+    /**
+     * One {@code tools/call}, with {@code meta} as the request's {@code _meta}, given at most
+     * {@code timeout} (never more than the server's configured timeout).
+     */
+    ToolReply call(String tool, Map<String, Object> arguments, Map<String, Object> meta, Duration timeout);
+
+    /** Every tool the server lists (all pages), as listed. */
+    List<ListedTool> listTools();
 
     /** Every tool the server lists (all pages), with its annotations. */
-    Map<String, ToolHints> tools();
+    default Map<String, ToolHints> tools() {
+        Map<String, ToolHints> tools = new LinkedHashMap<>();
+        listTools().forEach(tool -> tools.put(tool.name(), tool.hints()));
+        return tools;
+    }
 
     /** Releases the client; a stdio server's process is stopped. Never throws. */
     @Override

@@ -1,12 +1,16 @@
 package dev.opledger.mcp.internal;
 
+import dev.opledger.mcp.ListedTool;
 import dev.opledger.mcp.ToolClient;
 import dev.opledger.mcp.ToolHints;
 import dev.opledger.mcp.ToolRef;
 import dev.opledger.mcp.ToolReply;
+import dev.opledger.mcp.ToolServer;
 import dev.opledger.mcp.ToolTransportException;
 import dev.opledger.operation.OperationMdc;
+import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -44,12 +48,21 @@ public class McpToolClient implements ToolClient, AutoCloseable {
      */
     @Override
     public ToolReply call(ToolRef tool, Map<String, Object> arguments) throws ToolTransportException {
+        return call(tool, arguments, server(tool.server()).settings().timeout());
+    }
+
+    /**
+     * @throws IllegalArgumentException if no server of that name is configured
+     */
+    @Override
+    public ToolReply call(ToolRef tool, Map<String, Object> arguments, Duration timeout) throws ToolTransportException {
         ConfiguredServer server = server(tool.server());
+        Duration limit = timeout.compareTo(server.settings().timeout()) < 0 ? timeout : server.settings().timeout();
         try (var operation = OperationMdc.put(arguments.get("operationId") instanceof String id ? id : null)) {
             McpConnection connection = server.connection();
             log.debug("calling {} ({}) with {}", tool, connection.protocol(), arguments);
             try {
-                ToolReply reply = connection.call(tool.tool(), arguments, meta(arguments));
+                ToolReply reply = connection.call(tool.tool(), arguments, meta(arguments), limit);
                 log.debug("{} answered {}", tool, reply);
                 return reply;
             } catch (RuntimeException e) {
@@ -64,9 +77,24 @@ public class McpToolClient implements ToolClient, AutoCloseable {
                 log.debug("call of {} failed", tool, e);
                 server.failed(connection);
                 throw new ToolTransportException("call of " + tool + " (MCP " + connection.protocol() + "): "
-                        + Failures.reason(e, server.settings().timeout()) + "; it may or may not have run", e);
+                        + Failures.reason(e, limit) + "; it may or may not have run", e);
             }
         }
+    }
+
+    @Override
+    public List<ToolServer> servers() {
+        return servers.values().stream().map(server -> new ToolServer(server.name(),
+                server.settings().isStdio() ? ToolServer.Transport.STDIO : ToolServer.Transport.HTTP,
+                server.settings().location())).toList();
+    }
+
+    /**
+     * @throws IllegalArgumentException if no server of that name is configured
+     */
+    @Override
+    public List<ListedTool> list(String server) throws ToolTransportException {
+        return server(server).list();
     }
 
     /** Empty when the server is not configured or cannot be reached, or does not list the tool. */

@@ -1,5 +1,6 @@
 package dev.opledger.mcp.internal;
 
+import dev.opledger.mcp.ListedTool;
 import dev.opledger.mcp.ToolHints;
 import dev.opledger.mcp.ToolReply;
 import io.modelcontextprotocol.client.transport.ServerParameters;
@@ -13,7 +14,8 @@ import io.modelcontextprotocol.modern.client.transport.McpClientTransport;
 import io.modelcontextprotocol.modern.client.transport.McpHttpRequestCustomizer;
 import io.modelcontextprotocol.modern.client.transport.StdioMcpClientTransport;
 import java.time.Duration;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -55,15 +57,20 @@ final class ModernConnection implements McpConnection {
     }
 
     @Override
-    public ToolReply call(String tool, Map<String, Object> arguments, Map<String, Object> meta) {
-        return Replies.of(client.tool(tool).arguments(arguments).meta(meta).call());
+    public ToolReply call(String tool, Map<String, Object> arguments, Map<String, Object> meta, Duration timeout) {
+        var call = client.tool(tool).arguments(arguments).meta(meta);
+        if (timeout.compareTo(server.timeout()) < 0) {
+            call = call.callTimeout(timeout).roundTimeout(timeout);
+        }
+        return Replies.of(call.call());
     }
 
     @Override
-    public Map<String, ToolHints> tools() {
-        Map<String, ToolHints> tools = new LinkedHashMap<>();
+    public List<ListedTool> listTools() {
+        List<ListedTool> tools = new ArrayList<>();
         for (Tool tool : client.listTools().skipCache().list().tools()) {
-            tools.put(tool.name(), hints(tool.annotations()));
+            tools.add(new ListedTool(tool.name(), tool.title(), tool.description(), tool.inputSchema(),
+                    hints(tool.annotations())));
         }
         return tools;
     }

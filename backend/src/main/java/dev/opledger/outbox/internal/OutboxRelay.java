@@ -17,11 +17,17 @@ import org.springframework.dao.DataAccessException;
 
 /**
  * This node's relay, on one thread: creates the topic if missing, then tries to win the election;
- * once elected, it publishes batch after batch (waiting {@code poll-interval} when there is
- * nothing) and purges old published rows, until it loses the election or the node stops (it
- * then gives the election up, so another node takes over at once). A node that is not elected
- * tries again every {@code relay-lease / 4}, so it takes over within about 1.25 leases of the
- * holder's death.
+ * once elected, it publishes batch after batch and purges old published rows, until it loses the
+ * election or the node stops (it then gives the election up, so another node takes over at once).
+ * A node that is not elected tries again every {@code relay-lease / 4}, so it takes over within
+ * about 1.25 leases of the holder's death.
+ *
+ * <p>Idle, the elected relay writes nothing: every {@code poll-interval} it only reads whether
+ * any row is unpublished (a read-only statement on the unpublished rows' partial index), and it
+ * renews the election by itself only every {@code relay-lease / 4}. A batch transaction, which
+ * renews the election and so writes and flushes a commit, runs only when there are rows or the
+ * renewal is due. Fencing is unchanged: every batch still renews under its epoch first, and marks
+ * only under it.
  */
 final class OutboxRelay implements SmartLifecycle {
 
@@ -151,22 +157,36 @@ final class OutboxRelay implements SmartLifecycle {
         log.info("outbox relay {} elected (epoch {}): publishing to {}", node, epoch, properties.topic());
         elected = true;
         Producer<String, byte[]> producer = null;
+        // acquire() just set the lease; an idle relay renews it by itself every lease / 4
+        long renewalInterval = properties.relayLease().dividedBy(4).toNanos();
+        long renewedAt = System.nanoTime();
+        boolean idle = false;
         try {
             while (running) {
                 try {
                     if (producer == null) {
                         producer = producers.get();
                     }
+                    if (idle && System.nanoTime() - renewedAt < renewalInterval && !rows.anyUnpublished()) {
+                        purgeIfDue();
+                        pause(properties.pollInterval());
+                        continue;
+                    }
+                    long started = System.nanoTime();
                     switch (batches.publishNext(epoch, producer)) {
                         case RelayBatch.Result.Lost lost -> {
                             log.warn("outbox relay {} lost the election (epoch {}): it stops publishing", node, epoch);
                             return;
                         }
                         case RelayBatch.Result.Published p when p.events().isEmpty() -> {
+                            renewedAt = started;
+                            idle = true;
                             purgeIfDue();
                             pause(properties.pollInterval());
                         }
                         case RelayBatch.Result.Published p -> {
+                            renewedAt = started;
+                            idle = false;
                             published.increment(p.events().size());
                             p.events().forEach(event -> publishLag.record(RelayBatch.lag(event)));
                         }

@@ -65,6 +65,12 @@ class OutboxRows {
                 retention.toMillis() + " milliseconds", max);
     }
 
+    /** Whether any row is unpublished: the idle relay's poll, read-only, on the unpublished rows' index. */
+    boolean anyUnpublished() {
+        return Boolean.TRUE.equals(jdbc.queryForObject(
+                "SELECT EXISTS (SELECT 1 FROM outbox_event WHERE published_at IS NULL)", Boolean.class));
+    }
+
     long backlog() {
         Long count = jdbc.queryForObject("SELECT count(*) FROM outbox_event WHERE published_at IS NULL", Long.class);
         return count == null ? 0 : count;

@@ -10,8 +10,9 @@ import org.springframework.stereotype.Repository;
 /**
  * Which node's relay publishes: the one row of outbox_relay. A node wins it when it has expired
  * (or was released) and gets the next epoch; it keeps it by renewing it in each batch's
- * transaction, which also locks the row, so a takeover waits for the holder's batch to end and
- * the holder's next renewal fails.
+ * transaction (an idle relay runs an empty batch every {@code relay-lease / 4} for it), which also
+ * locks the row, so a takeover waits for the holder's batch to end and the holder's next renewal
+ * fails.
  */
 @Repository
 class RelayElection {

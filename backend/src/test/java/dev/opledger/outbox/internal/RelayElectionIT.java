@@ -12,8 +12,11 @@ import dev.opledger.testing.TopicReader;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -203,5 +206,41 @@ class RelayElectionIT {
         await().atMost(Duration.ofSeconds(10)).until(() -> published(recent));
         assertThat(jdbc.queryForObject("SELECT count(*) FROM outbox_event WHERE operation_id = ?", Long.class,
                 recent.getFirst().value())).isEqualTo(1);
+    }
+
+    @Test
+    void anIdleRelayRenewsTheElectionEveryQuarterLeaseNotEveryPollAndStillPublishesAtOnce() {
+        OutboxRelay relay = start("relay-idle");
+        await().atMost(Duration.ofSeconds(10)).until(relay::elected);
+        await().atMost(Duration.ofSeconds(10)).until(() -> rows.backlog() == 0);
+
+        // the tests' lease is 2 s and their poll 50 ms: a renewal every 500 ms, not one per poll (40 in 2 s)
+        Set<OffsetDateTime> leases = new HashSet<>();
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(20))
+                .until(() -> leases.add(jdbc.queryForObject("SELECT expires_at FROM outbox_relay WHERE name = 'relay'",
+                        OffsetDateTime.class)) || true);
+        assertThat(leases).hasSizeBetween(2, 7);
+        assertThat(election.holder()).hasValueSatisfying(h -> assertThat(h.current()).isTrue());
+
+        List<OperationId> ids = claim(3);
+        await().atMost(Duration.ofSeconds(1)).until(() -> published(ids));
+    }
+
+    @Test
+    void anIdleRelayWhoseElectionWasTakenOverNoticesAtItsNextRenewalAndPublishesNothing() {
+        OutboxRelay relay = start("relay-usurped");
+        await().atMost(Duration.ofSeconds(10)).until(relay::elected);
+        await().atMost(Duration.ofSeconds(10)).until(() -> rows.backlog() == 0);
+        // another node won the election (its lease outlasts the test), as after a long pause of this one
+        long usurper = jdbc.queryForObject("UPDATE outbox_relay SET epoch = epoch + 1, holder = 'usurper', "
+                + "expires_at = now() + interval '1 minute' WHERE name = 'relay' RETURNING epoch", Long.class);
+        try {
+            await().atMost(Duration.ofSeconds(2)).until(() -> !relay.elected());
+            List<OperationId> ids = claim(2);
+            await().during(Duration.ofMillis(700)).atMost(Duration.ofSeconds(1)).until(() -> !published(ids));
+            assertThat(publishedBy(relay)).isZero();
+        } finally {
+            election.release(usurper);
+        }
     }
 }

@@ -42,7 +42,7 @@ class FilesystemServerIT {
     @BeforeAll
     @Timeout(value = 4, unit = TimeUnit.MINUTES) // the first fetch on a clean machine downloads the package
     static void fetchThePackageAndConfigureTheServer() throws Exception {
-        fetch();
+        fetch(root);
         client = new McpToolClient(new McpProperties(Map.of("files", server(McpProtocol.AUTO))));
     }
 
@@ -117,7 +117,7 @@ class FilesystemServerIT {
     }
 
     /** {@code npx -y} the package once with no input: it installs, starts, reads end of input and exits. */
-    private static void fetch() throws IOException, InterruptedException {
+    static void fetch(Path root) throws IOException, InterruptedException {
         Path log = Files.createTempFile("npx-fetch", ".log");
         Process npx;
         try {

@@ -14,6 +14,8 @@ class AttemptsGrid extends Grid<AttemptRecord> {
     AttemptsGrid(List<AttemptRecord> attempts) {
         setId("attempts-grid");
         addColumn(AttemptRecord::outcome).setHeader("Outcome").setAutoWidth(true);
+        // REST (an app on a device) or MCP (an agent, never App Attest)
+        addColumn(attempt -> attempt.channel().name()).setHeader("Channel").setAutoWidth(true);
         addColumn(attempt -> Formats.instant(attempt.receivedAt())).setHeader("Received").setAutoWidth(true);
         addColumn(attempt -> attempt.requestId().toString()).setHeader("Request ID").setAutoWidth(true);
         addColumn(attempt -> Formats.orDash(attempt.userAgent())).setHeader("User agent");

@@ -1,0 +1,93 @@
+package dev.opledger.mcpserver.internal;
+
+import dev.opledger.claim.ClaimService;
+import dev.opledger.graph.OperationTypes;
+import dev.opledger.mcpserver.McpServerPaths;
+import dev.opledger.submission.SubmissionService;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
+import io.modelcontextprotocol.modern.McpSchema;
+import io.modelcontextprotocol.modern.McpSchema.Implementation;
+import io.modelcontextprotocol.modern.server.HmacRequestStateCodec;
+import io.modelcontextprotocol.modern.server.McpServer;
+import io.modelcontextprotocol.modern.server.feature.ToolsFeature;
+import io.modelcontextprotocol.modern.server.transport.HttpServletMcpTransport;
+import io.modelcontextprotocol.server.transport.DefaultServerTransportSecurityValidator;
+import java.security.SecureRandom;
+import java.util.Objects;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The MCP server at {@value McpServerPaths#ENDPOINT}: the SDK's 2026-07-28 server with the
+ * operation tools and the tasks extension, behind the SDK's servlet transport. The transport is
+ * a servlet but deliberately not a bean, or Spring Boot would also map it at a path of its own.
+ * The bearer token is checked by the security filter chain before the servlet (api's
+ * ApiSecurityConfiguration); the host/origin validator refuses DNS-rebinding requests.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnBooleanProperty(name = "opledger.mcp-server.enabled", matchIfMissing = true)
+class McpServerConfiguration {
+
+    static final String SERVER_NAME = "opledger";
+
+    /**
+     * No check of arguments by the SDK: the submission façade checks them against the type's
+     * schema and its refusal carries the API's problem type; the SDK's would not.
+     */
+    private static final JsonSchemaValidator FACADE_CHECKS_ARGUMENTS = new JsonSchemaValidator() {
+        @Override
+        public ValidationResponse validate(java.util.Map<String, Object> schema, Object structuredContent) {
+            return ValidationResponse.asValid(null);
+        }
+    };
+
+    @Bean
+    ServletRegistrationBean<McpServerServlet> mcpServerEndpoint(
+            ObjectProvider<McpServerServlet.McpServerTransport> transport) {
+        var registration = new ServletRegistrationBean<>(new McpServerServlet(transport), McpServerPaths.ENDPOINT);
+        registration.setName("mcpServer");
+        registration.setAsyncSupported(true);
+        registration.setLoadOnStartup(1);
+        return registration;
+    }
+
+    @Bean
+    McpServerServlet.McpServerTransport mcpServerTransport(SubmissionService submissions,
+            ClaimService claims, TaskStore tasks, OperationTypes types, McpServerProperties properties) {
+        McpJsonMapper json = McpJsonDefaults.getMapper();
+        String version = Objects.requireNonNullElse(getClass().getPackage().getImplementationVersion(), "dev");
+        var tools = new OperationTools(submissions, claims, tasks, types, json, properties);
+        McpServer server = McpServer.builder()
+                .serverInfo(Implementation.builder(SERVER_NAME, version).build())
+                .jsonMapper(json)
+                .feature(ToolsFeature.ofSync(tools, json, FACADE_CHECKS_ARGUMENTS, 0, McpSchema.CacheScope.PRIVATE))
+                .feature(new TasksFeature(tasks, claims, properties))
+                .requestStateCodec(requestStateCodec())
+                .build();
+        HttpServletMcpTransport transport = HttpServletMcpTransport.builder(server)
+                .jsonMapper(json)
+                .endpoint(McpServerPaths.ENDPOINT)
+                .contextExtractor(Caller::extract)
+                .httpHeaderValidator(DefaultServerTransportSecurityValidator.builder()
+                        .allowedHosts(properties.allowedHosts())
+                        .allowedOrigins(properties.allowedOrigins())
+                        .build())
+                .build();
+        return new McpServerServlet.McpServerTransport(transport);
+    }
+
+    /**
+     * The key for multi-round-trip request state. No tool asks for input, so no state crosses
+     * nodes; set explicitly so the SDK does not warn about a random per-process key.
+     */
+    private static HmacRequestStateCodec requestStateCodec() {
+        byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key);
+        return HmacRequestStateCodec.builder().key(key).build();
+    }
+}
