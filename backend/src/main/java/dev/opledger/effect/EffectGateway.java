@@ -8,6 +8,7 @@ import dev.opledger.effect.internal.CrashPoint.Point;
 import dev.opledger.effect.internal.EffectRecord;
 import dev.opledger.effect.internal.EffectRecords;
 import dev.opledger.effect.internal.RegistryCheck;
+import dev.opledger.effect.internal.StepLocks;
 import dev.opledger.mcp.ToolClient;
 import dev.opledger.mcp.ToolReply;
 import dev.opledger.mcp.ToolTransportException;
@@ -25,12 +26,16 @@ import org.springframework.stereotype.Service;
 
 /**
  * Performs effects so that a repeat (a resumed node, an automatic retry) never duplicates one:
- * a recorded success is served without a call; otherwise the tool's repeat class decides —
- * idempotent: call; keyed: call with the same idempotency key; check-then-write: read first and
- * write only if the effect has not landed; never-repeat: after an unknown outcome, do not call,
- * ask a person. STARTED is committed before each call, the outcome after it, before returning.
- * Every record is fenced by the effect's lease epoch: when the database refuses STARTED (another
- * node took the operation over) the tool is not called, and the outcome is {@code LeaseLost}.
+ * a recorded success made with the same arguments is served without a call; otherwise the tool's
+ * repeat class decides — idempotent: call; keyed: call with the same idempotency key;
+ * check-then-write: read first and write only if the effect has not landed; never-repeat: after
+ * an unknown outcome, do not call, ask a person. A repeat of a step with other arguments (their
+ * digest differs from the record's) is a new effect only where that cannot duplicate one: for an
+ * idempotent tool, or after the tool refused; otherwise a person decides. STARTED is committed
+ * before each call, the outcome after it, before returning. Every record is fenced by the
+ * effect's lease epoch: when the database refuses STARTED (another node took the operation over)
+ * the tool is not called, and the outcome is {@code LeaseLost}; within this node, performs of one
+ * step key run one at a time.
  */
 @Service
 public class EffectGateway {
@@ -42,6 +47,7 @@ public class EffectGateway {
     private final Supplier<ToolClient> tools;
     private final EffectProperties properties;
     private final CrashPoint crash;
+    private final StepLocks steps = new StepLocks();
 
     @Autowired
     EffectGateway(EffectRecords records, ClassificationService classification, ObjectProvider<ToolClient> tools,
@@ -60,19 +66,35 @@ public class EffectGateway {
 
     public EffectOutcome perform(Effect effect) {
         try (var ignored = OperationMdc.put(effect.operationId())) {
-            return performFor(effect);
+            return steps.holding(effect.operationId() + " " + effect.stepKey(), () -> performFor(effect));
         }
     }
 
     private EffectOutcome performFor(Effect effect) {
+        Optional<String> argumentDigest = records.argumentDigest(effect.arguments());
+        if (argumentDigest.isEmpty()) {
+            return needsReview(effect, "the arguments of step " + effect.stepKey() + " for " + effect.tool()
+                    + " have no RFC 8785 canonical form (a number out of the double range, NaN), so a repeat of the"
+                    + " step could not be told from another call");
+        }
+        String digest = argumentDigest.get();
         Optional<EffectRecord> recorded = records.find(effect.operationId(), effect.stepKey());
-        if (recorded.isPresent() && recorded.get().succeeded()) {
+        boolean otherArguments = recorded.isPresent() && !recorded.get().madeWith(digest);
+        if (recorded.isPresent() && recorded.get().succeeded() && !otherArguments) {
             return new EffectOutcome.Done(recorded.get().result() == null ? Map.of() : recorded.get().result(), true);
         }
         ToolClient client = tools.get();
         ToolClass toolClass = classification.classOf(effect.tool(), () -> client.hints(effect.tool()));
         RepeatClass repeatClass = toolClass.repeatClass();
-        boolean outcomeUnknown = recorded.isPresent() && recorded.get().started();
+        // a new effect replaces the record only where a call with other arguments cannot add a
+        // second effect to the recorded one: the tool's own refusal left none, an idempotent
+        // tool's call stands for the state it sets, and a read has no effect
+        boolean supersedes = otherArguments && (recorded.get().failed() || repeatClass == RepeatClass.IDEMPOTENT
+                || repeatClass == RepeatClass.READ);
+        if (otherArguments && !supersedes) {
+            return needsReview(effect, otherArgumentsReason(effect, repeatClass, recorded.get(), digest));
+        }
+        boolean outcomeUnknown = recorded.isPresent() && recorded.get().started() && !supersedes;
         if (outcomeUnknown && repeatClass == RepeatClass.NEVER_REPEAT) {
             return needsReview(effect, "a call of never-repeat tool " + effect.tool() + " for step " + effect.stepKey()
                     + " may have run: its outcome is unknown, and calling again could do it twice");
@@ -87,7 +109,7 @@ public class EffectGateway {
         }
         Map<String, Object> arguments = arguments(effect, repeatClass);
         String key = repeatClass == RepeatClass.KEYED ? effect.idempotencyKey() : null;
-        boolean checkFirst = outcomeUnknown || recorded.isPresent();
+        boolean checkFirst = outcomeUnknown || (recorded.isPresent() && !supersedes);
         // the tool's retry policy, from the registry next to its class; the node's defaults fill the gaps
         int maxCalls = toolClass.retry().maxCallsOr(properties.maxCalls());
         Duration backoff = toolClass.retry().backoffOr(properties.backoff());
@@ -98,9 +120,10 @@ public class EffectGateway {
                     return landed.get();
                 }
             }
-            if (!records.start(effect, repeatClass, key, arguments)) {
+            if (!records.start(effect, repeatClass, key, arguments, digest, supersedes)) {
                 return leaseLost(effect, "its STARTED record before call " + call);
             }
+            supersedes = false; // from the first STARTED on, the record is this effect's
             crash.at(Point.BEFORE_EFFECT_CALL, effect.stepKey());
             ToolReply reply;
             try {
@@ -148,6 +171,28 @@ public class EffectGateway {
             return Optional.of(needsReview(effect, "cannot check whether step " + effect.stepKey() + " of "
                     + effect.tool() + " landed (" + e.getMessage() + ")"));
         }
+    }
+
+    /**
+     * Why a step asked again with other arguments than its record's cannot simply be called:
+     * the step's key (and so a keyed tool's idempotency key, and the check of a check-then-write
+     * tool) stands for the recorded call, which may have had its effect.
+     */
+    private static String otherArgumentsReason(Effect effect, RepeatClass repeatClass, EffectRecord recorded,
+            String digest) {
+        String why = switch (repeatClass) {
+            case KEYED -> "its idempotency key " + effect.idempotencyKey() + " stands for the recorded request, so "
+                    + "the tool would answer that request or refuse the key's reuse instead of making this one";
+            case CHECK_THEN_WRITE -> "its check tells whether the recorded arguments' effect landed, not this one's, "
+                    + "and writing as well could leave both effects";
+            case NEVER_REPEAT -> "a second call could add its effect to the recorded call's";
+            case IDEMPOTENT, READ -> throw new IllegalStateException("an idempotent tool or a read is called again");
+        };
+        return "step " + effect.stepKey() + " of " + effect.tool() + " (" + repeatClass + ") was recorded "
+                + recorded.status() + " with arguments "
+                + (recorded.argumentDigest() == null ? "of unknown digest" : "sha256:" + recorded.argumentDigest())
+                + " and is asked again with other arguments, sha256:" + digest + ": " + why
+                + "; a loop gives each call its own ordinal (StepKey.nth)";
     }
 
     /** Said once, by the worker that ends the run; the gateway only names what was refused. */

@@ -1,9 +1,7 @@
 package dev.opledger.operation;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
-import org.erdtman.jcs.JsonCanonicalizer;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -54,11 +52,11 @@ public record Command(String type, String canonicalJson, PayloadHash payloadHash
     // The decoded text, not the bytes: the canonicaliser's own decoding would replace what IJson refused.
     private static byte[] canonicalize(String text) {
         try {
-            return new JsonCanonicalizer(text).getEncodedUTF8();
-        } catch (IOException | RuntimeException e) {
+            return CanonicalJson.canonicalize(text);
+        } catch (IllegalArgumentException e) {
             // Jackson accepted it, so this is something JCS (I-JSON) forbids, such as a number
             // outside the IEEE 754 double range.
-            throw new MalformedCommandException("the body cannot be canonicalised (RFC 8785): " + e.getMessage());
+            throw new MalformedCommandException("the body " + e.getMessage());
         }
     }
 }

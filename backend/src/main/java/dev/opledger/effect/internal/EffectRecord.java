@@ -4,9 +4,15 @@ import dev.opledger.classification.RepeatClass;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
-/** A step's record as stored. */
+/**
+ * A step's record as stored.
+ *
+ * @param argumentDigest the digest of the arguments the record's calls were made with
+ *     ({@link ArgumentDigest}); for a record written before digests were stored, computed from its
+ *     arguments; null only when those cannot be canonicalised (unknown: equal to no digest)
+ */
 public record EffectRecord(String status, RepeatClass repeatClass, @Nullable Map<String, Object> result,
-        @Nullable String error, int calls) {
+        @Nullable String error, int calls, @Nullable String argumentDigest) {
 
     public boolean succeeded() {
         return "SUCCEEDED".equals(status);
@@ -14,5 +20,14 @@ public record EffectRecord(String status, RepeatClass repeatClass, @Nullable Map
 
     public boolean started() {
         return "STARTED".equals(status);
+    }
+
+    public boolean failed() {
+        return "FAILED".equals(status);
+    }
+
+    /** Whether the record's calls were made with these arguments; an unknown digest matches none. */
+    public boolean madeWith(String digest) {
+        return digest.equals(argumentDigest);
     }
 }

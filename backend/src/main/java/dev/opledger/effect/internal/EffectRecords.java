@@ -67,11 +67,36 @@ public class EffectRecords {
     }
 
     public Optional<EffectRecord> find(OperationId operationId, String stepKey) {
-        return jdbc.query("SELECT e.status, e.repeat_class, e.result::text, e.error, e.calls FROM effect_record e "
+        return jdbc.query("SELECT e.status, e.repeat_class, e.result::text, e.error, e.calls, e.argument_digest, "
+                        + "e.arguments::text FROM effect_record e "
                         + "JOIN operation o ON o.id = e.operation_ref WHERE o.operation_id = ? AND e.step_key = ?",
                 (row, n) -> new EffectRecord(row.getString(1), RepeatClass.valueOf(row.getString(2)), map(row.getString(3)),
-                        row.getString(4), row.getInt(5)),
+                        row.getString(4), row.getInt(5), digest(row.getString(6), row.getString(7))),
                 operationId.value(), stepKey).stream().findFirst();
+    }
+
+    /**
+     * The digest of an effect's arguments ({@link ArgumentDigest}); empty when they have no RFC 8785
+     * form. (Not an exception: this repository's exceptions are translated into data access ones.)
+     */
+    public Optional<String> argumentDigest(Map<String, Object> arguments) {
+        try {
+            return Optional.of(ArgumentDigest.of(json, arguments));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The stored digest; for a row written before digests were, the digest of its stored arguments. */
+    private @Nullable String digest(@Nullable String stored, String arguments) {
+        if (stored != null) {
+            return stored;
+        }
+        try {
+            return ArgumentDigest.of(json, json.readValue(arguments, MAP));
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     /** The operation's records in the order their steps first started, long texts cut to {@code maxText}. */
@@ -91,26 +116,51 @@ public class EffectRecords {
                 maxText + 1, maxText + 1, operationId.value());
     }
 
+    /** STARTED for a first call, or a repeat with the same arguments: {@link #start(Effect, RepeatClass, String, Map, String, boolean)}. */
+    public boolean start(Effect effect, RepeatClass repeatClass, @Nullable String idempotencyKey,
+            Map<String, Object> arguments) {
+        return start(effect, repeatClass, idempotencyKey, arguments, ArgumentDigest.of(json, effect.arguments()), false);
+    }
+
     /**
      * STARTED, committed before the call: a crash from here on leaves "outcome unknown" behind.
      * With its event ({@code AgentToolStarted}, one per call attempt), unless the step succeeded
      * already. False, and nothing written, when the effect's lease is no longer the operation's:
      * the caller must not call the tool.
+     *
+     * @param argumentDigest the digest of the effect's arguments ({@link ArgumentDigest})
+     * @param supersedes the step's record was made with other arguments and this call replaces
+     *     it (the class allows it): the old record is copied, as it was, into
+     *     {@code effect_record_superseded} in the same statement, and the new one counts its calls
+     *     from 1; it may replace a SUCCEEDED record
      */
     public boolean start(Effect effect, RepeatClass repeatClass, @Nullable String idempotencyKey,
-            Map<String, Object> arguments) {
+            Map<String, Object> arguments, String argumentDigest, boolean supersedes) {
         return fenced(FENCE + """
-                , changed AS (
+                , superseded AS (
+                  INSERT INTO effect_record_superseded (operation_ref, step_key, superseded_by, server, tool, repeat_class,
+                      status, idempotency_key, arguments, argument_digest, result, error, calls, started_at, finished_at)
+                  SELECT e.operation_ref, e.step_key, ?, e.server, e.tool, e.repeat_class, e.status, e.idempotency_key,
+                         e.arguments, e.argument_digest, e.result, e.error, e.calls, e.started_at, e.finished_at
+                  FROM effect_record e JOIN fence ON e.operation_ref = fence.id
+                  WHERE ? AND e.step_key = ?
+                ), changed AS (
                   INSERT INTO effect_record (operation_ref, step_key, server, tool, repeat_class, status, idempotency_key,
-                                             arguments, calls)
-                  SELECT fence.id, ?, ?, ?, ?, 'STARTED', ?, ?::jsonb, 1 FROM fence
+                                             arguments, argument_digest, calls)
+                  SELECT fence.id, ?, ?, ?, ?, 'STARTED', ?, ?::jsonb, ?, 1 FROM fence
                   ON CONFLICT (operation_ref, step_key) DO UPDATE SET status = 'STARTED', repeat_class = excluded.repeat_class,
-                      calls = effect_record.calls + 1, error = NULL, finished_at = NULL
-                  WHERE effect_record.status <> 'SUCCEEDED'
+                      idempotency_key = excluded.idempotency_key, arguments = excluded.arguments,
+                      argument_digest = excluded.argument_digest, error = NULL, finished_at = NULL,
+                      result = CASE WHEN ? THEN NULL ELSE effect_record.result END,
+                      calls = CASE WHEN ? THEN 1 ELSE effect_record.calls + 1 END,
+                      started_at = CASE WHEN ? THEN now() ELSE effect_record.started_at END
+                  WHERE effect_record.status <> 'SUCCEEDED' OR ?
                   RETURNING operation_ref, step_key, server, tool, status, calls
                 )
-                """ + EVENT, effect, effect.stepKey(), effect.tool().server(), effect.tool().tool(),
-                repeatClass.name(), idempotencyKey, json.writeValueAsString(arguments), EventType.AgentToolStarted.name());
+                """ + EVENT, effect, argumentDigest, supersedes, effect.stepKey(),
+                effect.stepKey(), effect.tool().server(), effect.tool().tool(), repeatClass.name(), idempotencyKey,
+                json.writeValueAsString(arguments), argumentDigest, supersedes, supersedes, supersedes, supersedes,
+                EventType.AgentToolStarted.name());
     }
 
     /** SUCCEEDED with the result, and its event ({@code AgentToolCompleted}); false when the lease is lost. */
