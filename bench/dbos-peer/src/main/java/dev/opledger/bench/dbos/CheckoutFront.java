@@ -32,7 +32,11 @@ final class CheckoutFront implements AutoCloseable {
         this.checkout = checkout;
         this.server = HttpServer.create(new InetSocketAddress(host, port), 256);
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
-        server.createContext("/health", exchange -> answer(exchange, 200, Map.of("status", "UP")));
+        server.createContext("/health", exchange -> {
+            try (exchange) { // the JDK's server sends the answer when the exchange is closed
+                answer(exchange, 200, Map.of("status", "UP"));
+            }
+        });
         server.createContext("/checkouts", this::checkout);
         server.start();
     }
