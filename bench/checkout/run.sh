@@ -8,6 +8,9 @@
 #             CLIENTS users, each submitting a checkout and reading it until it has ended (at least
 #             POLL_MS apart): operations/s, time from 202 to SUCCEEDED (database timestamps),
 #             commits and CPU per operation
+#   dbos      the DBOS peer (bench/dbos-peer, bench/checkout/dbos.sh) instead of the node: the same
+#             three steps as a DBOS workflow against the same reference-tools, the same closed loop;
+#             reported beside the checkout with the ratios opledger/DBOS
 # Between warm-up and measurement, and after it, the driver lets every operation under way end and
 # the script waits SETTLE seconds, because PostgreSQL publishes a backend's commit counts late
 # (see docs/benchmarks.md). Medians of ROUNDS rounds.
@@ -15,6 +18,7 @@
 # Settings (environment): CLIENTS=16 WARMUP=20 DURATION=20 ROUNDS=3 POLL_MS=20 SETTLE=12 IDLE=6
 #   NODE_OPTS="-Xms256m -Xmx384m" TOOLS_OPTS="-Xms128m -Xmx256m" PORT=18097 TOOLS_PORT=18098
 #   NODE_ARGS="" (more node arguments, e.g. --opledger.worker.concurrency=8), READS=1000
+#   DBOS_PORT=18099 DBOS_OPTS=$NODE_OPTS BENCH_DB=opledger_bench_checkout (and _claims, _tools, _dbos)
 #   PGHOST=127.0.0.1 PGPORT=5432 PGUSER=postgres
 set -euo pipefail
 shopt -s inherit_errexit
@@ -29,13 +33,14 @@ JAVA=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java
 NODE_JAR=${NODE_JAR:-ui/target/opledger.jar}; CLI_JAR=cli/target/opledger-cli.jar; TOOLS_JAR=reference-tools/target/reference-tools.jar
 # The checkout rounds and the claim rounds each have their own database: the claims of a claim
 # round stay ACCEPTED, and workers must not find them in a checkout round.
-DB=opledger_bench_checkout; CLAIM_DB=opledger_bench_checkout_claims; TOOLS_DB=opledger_bench_checkout_tools
+# DB names them all (a run beside another one on the same server needs another DB, and other ports).
+DB=${BENCH_DB:-opledger_bench_checkout}; CLAIM_DB=${DB}_claims; TOOLS_DB=${DB}_tools
 HZ=$(getconf CLK_TCK); STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 OUT=bench/results; mkdir -p "$OUT"
-WORK=$(mktemp -d); NODE_PID=""; TOOLS_PID=""; LOAD_PID=""
+WORK=$(mktemp -d); NODE_PID=""; TOOLS_PID=""; LOAD_PID=""; DBOS_PID=""
 cleanup() {
   local pid
-  for pid in "$LOAD_PID" "$NODE_PID" "$TOOLS_PID"; do
+  for pid in "$LOAD_PID" "$NODE_PID" "$DBOS_PID" "$TOOLS_PID"; do
     if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; fi
   done
   rm -rf "$WORK"
@@ -44,10 +49,13 @@ trap cleanup EXIT
 BODY='{"type":"checkout","arguments":{"sku":"SKU-ESPRESSO","quantity":1,"amount":49.90,"currency":"EUR","recipient":"ann@example.com"}}'
 
 fail() { echo "bench/checkout: $*" >&2; exit 1; }
+# shellcheck source=bench/checkout/dbos.sh
+source bench/checkout/dbos.sh
 if [ ! -f "$NODE_JAR" ] || [ ! -f "$CLI_JAR" ] || [ ! -f "$TOOLS_JAR" ]; then
   ./mvnw -B -q -DskipTests -pl ui,cli,reference-tools -am package
 fi
-for db in "$DB" "$CLAIM_DB" "$TOOLS_DB"; do
+dbos_build
+for db in "$DB" "$CLAIM_DB" "$TOOLS_DB" "$DBOS_DB"; do
   psql -q -d postgres -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"
 done
 
@@ -154,7 +162,9 @@ phase() {
   if [ "$mode" = claim ] && [ "$round" = 1 ]; then
     reads_token=$(scripts/local-token bench-reads 3600); reads_id=$(submit "$reads_token")
   fi
-  rm -f "$WORK/go"; mkfifo "$WORK/go"
+  # emptied here, not by the driver's redirection: that happens in the background, and the wait
+  # below could see the last phase's WARMED before it
+  rm -f "$WORK/go" "$WORK/load.out"; mkfifo "$WORK/go"; : >"$WORK/load.out"
   "$JAVA" -jar "$CLI_JAR" load --mode "$mode" --server "$(url '')" --clients "$CLIENTS" --warmup "$WARMUP" \
     --duration "$DURATION" --poll-ms "$POLL_MS" --hold <"$WORK/go" >"$WORK/load.out" 2>"$WORK/load.err" &
   LOAD_PID=$!
@@ -231,8 +241,8 @@ phase() {
 start_tools
 declare -A runs
 for round in $(seq 1 "$ROUNDS"); do
-  for mode in claim checkout; do
-    phase "$mode" "$round" >"$WORK/phase"
+  for mode in claim checkout dbos; do
+    if [ "$mode" = dbos ]; then dbos_phase "$round" >"$WORK/phase"; else phase "$mode" "$round" >"$WORK/phase"; fi
     runs[$mode,$round]=$(cat "$WORK/phase")
     echo "round $round $mode → ${runs[$mode,$round]}" >&2
   done
@@ -279,4 +289,5 @@ done
   echo "transitions, $(of checkout effects) effect records, $(of checkout checkpoints) graph checkpoints. The idle node"
   echo "commits $(of checkout idle_per_s)/s by itself with its workers on (their polls), $(of claim idle_per_s)/s without:"
   echo "subtracted for the ${SETTLE} s the counters settled after each measurement."
+  dbos_report
 } | tee "$OUT/checkout-$STAMP.md"
