@@ -102,6 +102,18 @@ public class ClassificationService {
     }
 
     /**
+     * A person's class for the tool, applied only if its entry is still at {@code expectedVersion};
+     * false (and nothing changed) otherwise. Every node follows within a second.
+     */
+    boolean update(ToolClass toolClass, long expectedVersion, String actor) {
+        boolean updated = repository.update(toolClass, expectedVersion, actor);
+        if (updated) {
+            cache.drop(new ToolRef(toolClass.server(), toolClass.tool()));
+        }
+        return updated;
+    }
+
+    /**
      * A person's decision on a flagged change, with the reason. Accepting applies what the server
      * lists (for annotations of a tool classified from annotations, also the class they give);
      * rejecting keeps the registry as it is, and the same listing is not flagged again. Every node
@@ -123,6 +135,11 @@ public class ClassificationService {
         cache.drop(ref);
         return new ChangeResolution.Resolved(accept ? ToolChange.Status.ACCEPTED : ToolChange.Status.REJECTED,
                 repository.tool(ref.server(), ref.tool()).orElseThrow());
+    }
+
+    /** A flagged change, open or resolved. */
+    Optional<ToolChange> change(long id) {
+        return repository.change(id);
     }
 
     /** Every recorded class. */

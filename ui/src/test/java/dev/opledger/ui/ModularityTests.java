@@ -37,7 +37,7 @@ class ModularityTests {
             Map.entry("mcp", Set.of("operation")),
             Map.entry("attest", Set.of("audit", "operation")),
             Map.entry("claim", Set.of("audit", "operation", "outbox")),
-            Map.entry("classification", Set.of("mcp", "operation")),
+            Map.entry("classification", Set.of("audit", "mcp", "operation")),
             Map.entry("effect", Set.of("classification", "mcp", "operation", "outbox")),
             Map.entry("graph", Set.of("claim", "effect", "operation")),
             Map.entry("checkout", Set.of("claim", "effect", "graph", "mcp", "operation")),

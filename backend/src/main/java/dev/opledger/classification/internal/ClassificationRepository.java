@@ -105,6 +105,32 @@ public class ClassificationRepository {
         return find(toolClass.server(), toolClass.tool()).orElseThrow();
     }
 
+    /**
+     * A person's edit of a tool's class and retry policy, applied only if the row is still at
+     * {@code expectedVersion} (optimistic locking: an edit made on a stale view changes nothing).
+     * The hints and listing stay. False when the row has another version, or is not there.
+     */
+    public boolean update(ToolClass toolClass, long expectedVersion, String actor) {
+        return Boolean.TRUE.equals(transaction.execute(status -> {
+            int changed = jdbc.update("""
+                    UPDATE tool_classification SET repeat_class = ?, source = ?, check_tool = ?, reason = ?,
+                        check_arguments = ?, check_landed_field = ?, check_result_fields = ?,
+                        max_calls = ?, backoff_ms = ?, call_timeout_ms = ?,
+                        updated_at = now(), updated_by = ?, version = version + 1
+                    WHERE server = ? AND tool = ? AND version = ?
+                    """, toolClass.repeatClass().name(), toolClass.source().name(), toolClass.checkTool(),
+                    toolClass.reason(), array(toolClass.check() == null ? null : toolClass.check().arguments()),
+                    toolClass.check() == null ? null : toolClass.check().landedField(),
+                    array(toolClass.check() == null ? null : toolClass.check().resultFields()),
+                    toolClass.retry().maxCalls(), millis(toolClass.retry().backoff()), millis(toolClass.retry().callTimeout()),
+                    actor, toolClass.server(), toolClass.tool(), expectedVersion);
+            if (changed > 0) {
+                notifyChanged(toolClass.server(), toolClass.tool());
+            }
+            return changed > 0;
+        }));
+    }
+
     /** A tool seen for the first time in a listing, with the class it starts with. */
     public void insertListed(ToolClass toolClass, ListedTool listed) {
         transaction.executeWithoutResult(status -> {
