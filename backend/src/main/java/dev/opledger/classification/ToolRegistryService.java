@@ -51,8 +51,8 @@ public class ToolRegistryService {
                 new ToolRef(recorded.server(), recorded.tool()))).flatMap(Optional::stream).toList();
     }
 
-    public Optional<RegisteredTool> tool(ToolRef tool) {
-        return classification.tool(tool);
+    public Optional<RegisteredTool> tool(String server, String tool) {
+        return classification.tool(new ToolRef(server, tool));
     }
 
     /**
@@ -64,9 +64,10 @@ public class ToolRegistryService {
      */
     @PreAuthorize("hasRole('ADMIN')")
     @Transactional
-    public ToolEditOutcome edit(ToolRef tool, long readVersion, RepeatClass repeatClass, @Nullable LandedCheck check,
-            RetryPolicy retry, String reason) {
+    public ToolEditOutcome edit(String server, String toolName, long readVersion, RepeatClass repeatClass,
+            @Nullable LandedCheck check, RetryPolicy retry, String reason) {
         String why = required(reason);
+        var tool = new ToolRef(server, toolName);
         var wanted = new ToolClass(tool.server(), tool.tool(), repeatClass, ClassSource.ADMIN, check, retry, why, readVersion);
         Optional<RegisteredTool> before = classification.tool(tool);
         if (before.isEmpty()) {

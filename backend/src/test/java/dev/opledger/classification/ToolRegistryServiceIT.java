@@ -62,9 +62,9 @@ class ToolRegistryServiceIT {
     @Test
     void anAdminsEditIsAppliedAuditedWithBeforeAndAfterAndTheGatewayFollowsIt() {
         signedInAs("admin", "ROLE_ADMIN");
-        long version = registry.tool(tool).orElseThrow().toolClass().version();
+        long version = registry.tool(tool.server(), tool.tool()).orElseThrow().toolClass().version();
 
-        var outcome = registry.edit(tool, version, RepeatClass.NEVER_REPEAT, null, ONE_CALL, "  charges twice on retry  ");
+        var outcome = registry.edit(tool.server(), tool.tool(), version, RepeatClass.NEVER_REPEAT, null, ONE_CALL, "  charges twice on retry  ");
 
         assertThat(outcome).isInstanceOfSatisfying(ToolEditOutcome.Edited.class, edited -> {
             assertThat(edited.tool().toolClass().repeatClass()).isEqualTo(RepeatClass.NEVER_REPEAT);
@@ -84,11 +84,11 @@ class ToolRegistryServiceIT {
     @Test
     void anEditOnAStaleReadIsToldAndChangesNothing() {
         signedInAs("admin", "ROLE_ADMIN");
-        long read = registry.tool(tool).orElseThrow().toolClass().version();
-        assertThat(registry.edit(tool, read, RepeatClass.KEYED, null, RetryPolicy.DEFAULTS, "dedupes on its key"))
+        long read = registry.tool(tool.server(), tool.tool()).orElseThrow().toolClass().version();
+        assertThat(registry.edit(tool.server(), tool.tool(), read, RepeatClass.KEYED, null, RetryPolicy.DEFAULTS, "dedupes on its key"))
                 .isInstanceOf(ToolEditOutcome.Edited.class);
 
-        var second = registry.edit(tool, read, RepeatClass.NEVER_REPEAT, null, ONE_CALL, "opened before the first");
+        var second = registry.edit(tool.server(), tool.tool(), read, RepeatClass.NEVER_REPEAT, null, ONE_CALL, "opened before the first");
 
         assertThat(second).isInstanceOfSatisfying(ToolEditOutcome.ChangedMeanwhile.class, meanwhile -> {
             assertThat(meanwhile.current().toolClass().repeatClass()).isEqualTo(RepeatClass.KEYED);
@@ -103,7 +103,7 @@ class ToolRegistryServiceIT {
     void ofTwoAdminsEditingAtOnceOneIsAppliedAndTheOtherIsTold() throws Exception {
         long read;
         signedInAs("admin", "ROLE_ADMIN");
-        read = registry.tool(tool).orElseThrow().toolClass().version();
+        read = registry.tool(tool.server(), tool.tool()).orElseThrow().toolClass().version();
         SecurityContextHolder.clearContext();
         var start = new CountDownLatch(1);
         List<Future<ToolEditOutcome>> edits = new ArrayList<>();
@@ -112,7 +112,7 @@ class ToolRegistryServiceIT {
                 edits.add(admins.submit(() -> {
                     signedInAs("admin-" + wanted, "ROLE_ADMIN");
                     start.await();
-                    return registry.edit(tool, read, wanted, null, RetryPolicy.DEFAULTS, "set to " + wanted);
+                    return registry.edit(tool.server(), tool.tool(), read, wanted, null, RetryPolicy.DEFAULTS, "set to " + wanted);
                 }));
             }
             start.countDown();
@@ -139,7 +139,7 @@ class ToolRegistryServiceIT {
                 .findFirst().orElseThrow();
         assertThat(seen.toolClass().repeatClass()).isEqualTo(RepeatClass.IDEMPOTENT);
 
-        assertThatThrownBy(() -> registry.edit(tool, seen.toolClass().version(), RepeatClass.NEVER_REPEAT, null,
+        assertThatThrownBy(() -> registry.edit(tool.server(), tool.tool(), seen.toolClass().version(), RepeatClass.NEVER_REPEAT, null,
                 RetryPolicy.DEFAULTS, "support tries")).isInstanceOf(AccessDeniedException.class);
         assertThatThrownBy(() -> registry.resolve(1, true, "support tries")).isInstanceOf(AccessDeniedException.class);
 
@@ -150,12 +150,12 @@ class ToolRegistryServiceIT {
     @Test
     void anEditWithoutAReasonIsRefusedAndChangesNothing() {
         signedInAs("admin", "ROLE_ADMIN");
-        long version = registry.tool(tool).orElseThrow().toolClass().version();
+        long version = registry.tool(tool.server(), tool.tool()).orElseThrow().toolClass().version();
 
-        assertThatThrownBy(() -> registry.edit(tool, version, RepeatClass.NEVER_REPEAT, null, RetryPolicy.DEFAULTS, " "))
+        assertThatThrownBy(() -> registry.edit(tool.server(), tool.tool(), version, RepeatClass.NEVER_REPEAT, null, RetryPolicy.DEFAULTS, " "))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("give a reason");
 
-        assertThat(registry.tool(tool).orElseThrow().toolClass().version()).isEqualTo(version);
+        assertThat(registry.tool(tool.server(), tool.tool()).orElseThrow().toolClass().version()).isEqualTo(version);
         assertThat(audit()).isEmpty();
     }
 

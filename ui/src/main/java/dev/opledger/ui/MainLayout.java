@@ -24,6 +24,8 @@ public class MainLayout extends AppLayout {
     public static final String DEVICES_PATH = "devices";
     /** The outbox view's path. */
     public static final String OUTBOX_PATH = "outbox";
+    /** The tools view's path. */
+    public static final String TOOLS_PATH = "tools";
 
     MainLayout(AuthenticationContext authentication) {
         var title = new H1("opledger console");
@@ -44,7 +46,8 @@ public class MainLayout extends AppLayout {
         var nav = new SideNav();
         nav.setId("console-nav");
         nav.addItem(new SideNavItem("Ledger", LEDGER_PATH), new SideNavItem("Conflicts", CONFLICTS_PATH),
-                new SideNavItem("Devices", DEVICES_PATH), new SideNavItem("Outbox", OUTBOX_PATH));
+                new SideNavItem("Devices", DEVICES_PATH), new SideNavItem("Outbox", OUTBOX_PATH),
+                new SideNavItem("Tools", TOOLS_PATH));
         addToDrawer(nav);
     }
 }

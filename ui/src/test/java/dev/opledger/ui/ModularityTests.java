@@ -51,7 +51,8 @@ class ModularityTests {
             Map.entry("node", Set.of("audit", "operation")),
             // reference-tools (its own Maven module, embedded by the local run) uses nothing of the node
             Map.entry("tools", Set.of()),
-            Map.entry("ui", Set.of("attest", "audit", "claim", "classification", "effect", "graph", "operation",
+            // ui → mcp: the Tools view shows a registered tool's MCP annotations (ToolHints)
+            Map.entry("ui", Set.of("attest", "audit", "claim", "classification", "effect", "graph", "mcp", "operation",
                     "outbox", "tools")));
 
     private final ApplicationModules modules = ApplicationModules.of(OpledgerApplication.class,
