@@ -159,6 +159,28 @@ class ToolRegistryServiceIT {
         assertThat(audit()).isEmpty();
     }
 
+    @Test
+    void anAdminRejectsAFlaggedChangeOnceAuditedWithTheChangeAndTheClass() {
+        long change = jdbc.queryForObject("""
+                INSERT INTO tool_change (server, tool, kind, recorded, listed)
+                VALUES (?, ?, 'SCHEMA', '{"type":"object"}'::jsonb, '{"type":"string"}'::jsonb) RETURNING id
+                """, Long.class, tool.server(), tool.tool());
+        signedInAs("admin", "ROLE_ADMIN");
+
+        var first = registry.resolve(change, false, "the server's schema change is a bug");
+        var second = registry.resolve(change, true, "too late");
+
+        assertThat(first).isInstanceOfSatisfying(ChangeResolution.Resolved.class,
+                resolved -> assertThat(resolved.status()).isEqualTo(ToolChange.Status.REJECTED));
+        assertThat(second).isInstanceOf(ChangeResolution.AlreadyResolved.class);
+        assertThat(audit()).singleElement().satisfies(row -> {
+            assertThat(row).containsEntry("action", "REJECT_TOOL_CHANGE").containsEntry("actor", "admin");
+            assertThat(row.get("detail").toString()).startsWith("SCHEMA change " + change + ": recorded ")
+                    .contains("\"string\"").contains("before: IDEMPOTENT (ANNOTATIONS)")
+                    .endsWith("after: IDEMPOTENT (ANNOTATIONS), retry node defaults; reason: the server's schema change is a bug");
+        });
+    }
+
     private List<Map<String, Object>> audit() {
         return jdbc.queryForList("SELECT actor, action, target, detail FROM console_audit WHERE target = ? ORDER BY id",
                 tool.server() + "/" + tool.tool());
