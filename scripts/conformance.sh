@@ -3,8 +3,9 @@
 #   scripts/conformance.sh              every tasks-* scenario, then the `active` suite (2026-07-28,
 #                                       then the suite's default revision, 2025-11-25)
 #   scripts/conformance.sh SCENARIO…    only these scenarios
-# It compiles backend (tests skipped), downloads Node 22 into target/conformance/ if the PATH has
-# no Node >= 22 (the suite needs it), starts a node from backend's classes (local profile, its own
+# It compiles backend (tests not run), downloads Node 22 into target/conformance/ if the PATH has
+# no Node >= 22 (the suite needs it), starts a node from backend's classes plus the suite's sync
+# fixture tools (test sources: ConformanceFixtures, profile conformance; local profile, its own
 # database, attestation off), puts a loopback proxy in front that adds a bearer token (the suite
 # cannot send headers; the node's auth is unchanged) and prints each scenario's summary line.
 # Output of every scenario: target/conformance/results/<scenario>.txt. Exit status 0 whatever
@@ -42,13 +43,18 @@ if [ "$(node_major || echo 0)" -lt 22 ] 2>/dev/null; then
 fi
 echo "Node $(node --version)" >&2
 
-echo "Compiling backend (./mvnw -o -B -q -pl backend -am compile dependency:build-classpath)…" >&2
-./mvnw -o -B -q -pl backend -am compile dependency:build-classpath \
+echo "Compiling backend (./mvnw -o -B -q -pl backend -am test-compile dependency:build-classpath)…" >&2
+./mvnw -o -B -q -pl backend -am test-compile dependency:build-classpath \
   -Dmdep.outputFile="$PWD/$OUT/classpath" -Dmdep.includeScope=runtime >&2
+# Of backend's test classes only the suite's fixture tools (profile conformance), not every test
+# configuration the node's component scan would find.
+FIXTURES=$OUT/fixtures/dev/opledger/mcpserver/internal
+rm -rf "$OUT/fixtures"; mkdir -p "$FIXTURES"
+cp backend/target/test-classes/dev/opledger/mcpserver/internal/ConformanceFixtures*.class "$FIXTURES/"
 psql -q -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB" 2>&1 | grep -v NOTICE >&2 || true
 
-"$JAVA" -Xms128m -Xmx384m -cp "backend/target/classes:$(cat "$OUT/classpath")" dev.opledger.OpledgerApplication \
-  --spring.profiles.active=local --server.port="$PORT" --server.address=127.0.0.1 \
+"$JAVA" -Xms128m -Xmx384m -cp "backend/target/classes:$OUT/fixtures:$(cat "$OUT/classpath")" \
+  dev.opledger.OpledgerApplication --spring.profiles.active=local,conformance --server.port="$PORT" --server.address=127.0.0.1 \
   --spring.datasource.url="jdbc:postgresql://$PGHOST:$PGPORT/$DB" --spring.datasource.username="$PGUSER" \
   --opledger.attest.mode=off --logging.level.root=WARN >"$OUT/node.log" 2>&1 &
 NODE_PID=$!
