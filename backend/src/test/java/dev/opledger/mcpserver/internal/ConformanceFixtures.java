@@ -1,7 +1,12 @@
 package dev.opledger.mcpserver.internal;
 
+import io.modelcontextprotocol.modern.McpSchema.AudioContent;
 import io.modelcontextprotocol.modern.McpSchema.CallToolResult;
+import io.modelcontextprotocol.modern.McpSchema.Content;
+import io.modelcontextprotocol.modern.McpSchema.EmbeddedResource;
+import io.modelcontextprotocol.modern.McpSchema.ImageContent;
 import io.modelcontextprotocol.modern.McpSchema.TextContent;
+import io.modelcontextprotocol.modern.McpSchema.TextResourceContents;
 import io.modelcontextprotocol.modern.McpSchema.Tool;
 import io.modelcontextprotocol.modern.server.McpRequestContext;
 import io.modelcontextprotocol.modern.server.McpSyncResponse;
@@ -19,7 +24,7 @@ import org.springframework.context.annotation.Primary;
 import org.springframework.context.annotation.Profile;
 
 /**
- * The sync fixture tools the official MCP conformance suite calls (scripts/conformance.sh), beside
+ * The sync fixture tools (text, error, image, audio, embedded resource, mixed) the official MCP conformance suite calls (scripts/conformance.sh), beside
  * the node's operation tools. Test sources and profile {@code conformance} only: a production node
  * never serves them. The suite's task-supporting fixtures (slow_compute, failing_job, …) are not
  * here: the node's tasks are operations, so they would need a test operation type and graph.
@@ -28,13 +33,31 @@ import org.springframework.context.annotation.Profile;
 @Profile("conformance")
 class ConformanceFixtures {
 
+    /** A 1×1 transparent PNG. */
+    private static final Content IMAGE = ImageContent.builder(
+            "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
+            "image/png").build();
+    /** A WAV header with no samples. */
+    private static final Content AUDIO = AudioContent.builder(
+            "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=", "audio/wav").build();
+    private static final Content RESOURCE = EmbeddedResource.builder(
+            new TextResourceContents("test://embedded-resource", "text/plain", "This is an embedded resource content.",
+                    null)).build();
+
     static final List<McpSyncTool> FIXTURES = List.of(
             fixture("greet", "Says hello (sync only)", Map.of("name", Map.of("type", "string")),
                     arguments -> text("Hello, " + arguments.getOrDefault("name", "World") + "!", false)),
             fixture("test_simple_text", "Returns one text item", Map.of(),
                     arguments -> text("This is a simple text response for testing.", false)),
             fixture("test_error_handling", "Always fails as a tool (isError)", Map.of(),
-                    arguments -> text("This tool intentionally returns an error for testing", true)));
+                    arguments -> text("This tool intentionally returns an error for testing", true)),
+            fixture("test_image_content", "Returns one image", Map.of(), arguments -> result(IMAGE)),
+            fixture("test_audio_content", "Returns one sound", Map.of(), arguments -> result(AUDIO)),
+            fixture("test_embedded_resource", "Returns one embedded text resource", Map.of(),
+                    arguments -> result(RESOURCE)),
+            fixture("test_multiple_content_types", "Returns text, an image and a resource", Map.of(),
+                    arguments -> result(TextContent.builder("Multiple content types test:").build(), IMAGE,
+                            RESOURCE)));
 
     @Bean
     @Primary
@@ -62,6 +85,10 @@ class ConformanceFixtures {
                 .build();
         return McpSyncTool.of(tool, (context, request) -> McpSyncResponse.result(
                 answer.apply(request.arguments() == null ? Map.of() : request.arguments())));
+    }
+
+    private static CallToolResult result(Content... content) {
+        return CallToolResult.builder().content(List.of(content)).build();
     }
 
     private static CallToolResult text(String text, boolean isError) {
