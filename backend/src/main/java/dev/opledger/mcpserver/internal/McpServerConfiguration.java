@@ -11,6 +11,7 @@ import io.modelcontextprotocol.modern.McpSchema;
 import io.modelcontextprotocol.modern.McpSchema.Implementation;
 import io.modelcontextprotocol.modern.server.HmacRequestStateCodec;
 import io.modelcontextprotocol.modern.server.McpServer;
+import io.modelcontextprotocol.modern.server.feature.McpSyncToolRepository;
 import io.modelcontextprotocol.modern.server.feature.ToolsFeature;
 import io.modelcontextprotocol.modern.server.transport.HttpServletMcpTransport;
 import io.modelcontextprotocol.server.transport.DefaultServerTransportSecurityValidator;
@@ -56,12 +57,18 @@ class McpServerConfiguration {
         return registration;
     }
 
+    /** The operation types as tools. A bean so the conformance run (test sources) can add its fixtures. */
     @Bean
-    McpServerServlet.McpServerTransport mcpServerTransport(SubmissionService submissions,
-            ClaimService claims, TaskStore tasks, OperationTypes types, McpServerProperties properties) {
+    OperationTools mcpServerOperationTools(SubmissionService submissions, ClaimService claims, TaskStore tasks,
+            OperationTypes types, McpServerProperties properties) {
+        return new OperationTools(submissions, claims, tasks, types, McpJsonDefaults.getMapper(), properties);
+    }
+
+    @Bean
+    McpServerServlet.McpServerTransport mcpServerTransport(McpSyncToolRepository tools, ClaimService claims,
+            TaskStore tasks, McpServerProperties properties) {
         McpJsonMapper json = McpJsonDefaults.getMapper();
         String version = Objects.requireNonNullElse(getClass().getPackage().getImplementationVersion(), "dev");
-        var tools = new OperationTools(submissions, claims, tasks, types, json, properties);
         McpServer server = McpServer.builder()
                 .serverInfo(Implementation.builder(SERVER_NAME, version).build())
                 .jsonMapper(json)
