@@ -15,22 +15,22 @@ import java.util.concurrent.TimeUnit;
  * {@link #fetch} makes sure npx has it before a node needs it; if it cannot be fetched the test
  * fails and says why (it is never skipped).
  */
-final class FilesystemServerPackage {
+public final class FilesystemServerPackage {
 
-    static final String PACKAGE = "@modelcontextprotocol/server-filesystem@2026.8.31";
+    public static final String PACKAGE = "@modelcontextprotocol/server-filesystem@2026.8.31";
     private static final Duration FETCH_TIMEOUT = Duration.ofMinutes(3);
 
     private FilesystemServerPackage() {
     }
 
     /** A node's arguments for MCP server {@code name}: the package over stdio, allowed to use {@code root} only. */
-    static List<String> serverArguments(String name, Path root) {
+    public static List<String> serverArguments(String name, Path root) {
         return List.of("--opledger.mcp.servers." + name + ".command=npx",
                 "--opledger.mcp.servers." + name + ".args=-y," + PACKAGE + "," + root);
     }
 
     /** {@code npx -y} the package once with no input: it installs, starts, reads end of input and exits. */
-    static void fetch(Path root) throws IOException, InterruptedException {
+    public static void fetch(Path root) throws IOException, InterruptedException {
         Path log = Files.createTempFile("npx-fetch", ".log");
         Process npx;
         try {

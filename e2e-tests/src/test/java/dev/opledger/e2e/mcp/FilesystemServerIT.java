@@ -1,15 +1,14 @@
 package dev.opledger.e2e.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
+import dev.opledger.e2e.FilesystemServerPackage;
 import dev.opledger.mcp.ToolHints;
 import dev.opledger.mcp.ToolRef;
 import dev.opledger.mcp.ToolReply;
 import dev.opledger.mcp.internal.McpProperties;
 import dev.opledger.mcp.internal.McpProtocol;
 import dev.opledger.mcp.internal.McpToolClient;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,8 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class FilesystemServerIT {
 
-    static final String PACKAGE = "@modelcontextprotocol/server-filesystem@2026.8.31";
-    private static final Duration FETCH_TIMEOUT = Duration.ofMinutes(3);
+    static final String PACKAGE = FilesystemServerPackage.PACKAGE;
 
     @TempDir
     static Path root;
@@ -42,7 +40,7 @@ class FilesystemServerIT {
     @BeforeAll
     @Timeout(value = 4, unit = TimeUnit.MINUTES) // the first fetch on a clean machine downloads the package
     static void fetchThePackageAndConfigureTheServer() throws Exception {
-        fetch(root);
+        FilesystemServerPackage.fetch(root);
         client = new McpToolClient(new McpProperties(Map.of("files", server(McpProtocol.AUTO))));
     }
 
@@ -113,31 +111,6 @@ class FilesystemServerIT {
             assertThat(reply.error()).isFalse();
             assertThat(reply.text()).isEqualTo("effectively once");
             assertThat(classic.protocol("files")).contains(McpProtocol.CLASSIC);
-        }
-    }
-
-    /** {@code npx -y} the package once with no input: it installs, starts, reads end of input and exits. */
-    static void fetch(Path root) throws IOException, InterruptedException {
-        Path log = Files.createTempFile("npx-fetch", ".log");
-        Process npx;
-        try {
-            npx = new ProcessBuilder("npx", "-y", PACKAGE, root.toString())
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-                    .redirectErrorStream(true)
-                    .redirectOutput(log.toFile())
-                    .start();
-        } catch (IOException e) {
-            fail("npx cannot be started (" + e.getMessage() + "): this test needs Node.js and npm on the PATH");
-            return;
-        }
-        if (!npx.waitFor(FETCH_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-            npx.destroyForcibly();
-            fail("npx -y " + PACKAGE + " did not finish within " + FETCH_TIMEOUT + ": is the npm registry reachable?\n"
-                    + Files.readString(log));
-        }
-        if (npx.exitValue() != 0) {
-            fail("npx -y " + PACKAGE + " failed (exit " + npx.exitValue() + "): the package could not be fetched "
-                    + "from the npm registry or did not start\n" + Files.readString(log));
         }
     }
 }

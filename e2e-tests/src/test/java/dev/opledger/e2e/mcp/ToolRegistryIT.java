@@ -19,6 +19,7 @@ import dev.opledger.classification.ToolChange;
 import dev.opledger.effect.Effect;
 import dev.opledger.effect.EffectGateway;
 import dev.opledger.effect.EffectOutcome;
+import dev.opledger.e2e.FilesystemServerPackage;
 import dev.opledger.mcp.ToolRef;
 import dev.opledger.operation.Fence;
 import dev.opledger.operation.OperationId;
@@ -88,7 +89,7 @@ class ToolRegistryIT {
 
     @DynamicPropertySource
     static void servers(DynamicPropertyRegistry registry) throws Exception {
-        FilesystemServerIT.fetch(SANDBOX);
+        FilesystemServerPackage.fetch(SANDBOX);
         registry.add("opledger.mcp.servers." + REFERENCE + ".url", () -> ReferenceToolsFixture.server().url().toString());
         registry.add("opledger.mcp.servers." + REFERENCE + ".timeout", () -> "10s");
         registry.add("opledger.mcp.servers." + CHANGES + ".url", () -> ReferenceToolsFixture.server().url().toString());
@@ -103,7 +104,7 @@ class ToolRegistryIT {
         registry.add("opledger.tools.classes." + CLASSIC + ".set_shipping_address.backoff", () -> "0ms");
         registry.add("opledger.mcp.servers." + FILES + ".command", () -> "npx");
         registry.add("opledger.mcp.servers." + FILES + ".args",
-                () -> "-y," + FilesystemServerIT.PACKAGE + "," + SANDBOX);
+                () -> "-y," + FilesystemServerPackage.PACKAGE + "," + SANDBOX);
         String nobody = ReferenceToolsFixture.nobodyListening().toString();
         registry.add("opledger.mcp.servers." + DOWN + ".url", () -> nobody);
         registry.add("opledger.mcp.servers." + DOWN + ".timeout", () -> "2s");
