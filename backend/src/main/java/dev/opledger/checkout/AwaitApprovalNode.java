@@ -3,6 +3,7 @@ package dev.opledger.checkout;
 import dev.opledger.claim.ApprovalDecision;
 import dev.opledger.claim.LifecycleService;
 import dev.opledger.graph.ExecutionOutcome;
+import dev.opledger.graph.GraphRunner;
 import dev.opledger.graph.GraphStep;
 import dev.opledger.graph.StepResult;
 import java.math.BigDecimal;
@@ -31,7 +32,7 @@ final class AwaitApprovalNode implements GraphStep<CheckoutState> {
 
     @Override
     public StepResult apply(CheckoutState state, RunnableConfig config) {
-        Optional<ApprovalDecision> decided = lifecycle.approval(CheckoutRun.of(config).operationId());
+        Optional<ApprovalDecision> decided = lifecycle.approval(GraphRunner.leaseOf(config).fence().operationId());
         if (decided.isEmpty()) {
             return StepResult.stop(new ExecutionOutcome.AwaitingApproval("amount " + state.amountText()
                     + " over limit " + CheckoutState.money(approvalLimit)));

@@ -3,6 +3,7 @@ package dev.opledger.checkout;
 import static dev.opledger.checkout.CheckoutEffects.failed;
 import static dev.opledger.checkout.CheckoutEffects.required;
 
+import dev.opledger.graph.GraphRunner;
 import dev.opledger.graph.GraphStep;
 import dev.opledger.graph.StepResult;
 import java.util.Map;
@@ -24,7 +25,7 @@ final class CaptureNode implements GraphStep<CheckoutState> {
         if (state.needsApproval() && !state.approved()) {
             return failed("capture: the amount needs a person's approval, which it does not have");
         }
-        return effects.perform(CheckoutRun.of(config), CheckoutStep.CAPTURE, TOOL,
+        return effects.perform(GraphRunner.leaseOf(config), CheckoutStep.CAPTURE, TOOL,
                 Map.of("amount", state.amount(), "currency", state.currency()),
                 result -> required(result, "paymentId", CheckoutStep.CAPTURE, TOOL,
                         paymentId -> Map.of(CheckoutState.PAYMENT, Map.of("paymentId", paymentId))));

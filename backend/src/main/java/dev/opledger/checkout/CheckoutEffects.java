@@ -5,6 +5,7 @@ import dev.opledger.effect.EffectCheck;
 import dev.opledger.effect.EffectGateway;
 import dev.opledger.effect.EffectOutcome;
 import dev.opledger.graph.ExecutionOutcome;
+import dev.opledger.graph.LeaseGuard;
 import dev.opledger.graph.StepResult;
 import dev.opledger.mcp.ToolRef;
 import java.util.Map;
@@ -27,13 +28,13 @@ final class CheckoutEffects {
         this.server = server;
     }
 
-    StepResult perform(CheckoutRun run, CheckoutStep step, String tool, Map<String, Object> arguments,
+    StepResult perform(LeaseGuard run, CheckoutStep step, String tool, Map<String, Object> arguments,
             Function<Map<String, Object>, StepResult> then) {
         return perform(run, step, tool, arguments, null, then);
     }
 
     /** {@code then} of the tool's result, now or as recorded by an earlier run of this step; or the run's end. */
-    StepResult perform(CheckoutRun run, CheckoutStep step, String tool, Map<String, Object> arguments,
+    StepResult perform(LeaseGuard run, CheckoutStep step, String tool, Map<String, Object> arguments,
             @Nullable EffectCheck check, Function<Map<String, Object>, StepResult> then) {
         if (!run.held()) {
             return StepResult.stop(new ExecutionOutcome.LeaseLost("the heartbeat found lease " + run.fence()

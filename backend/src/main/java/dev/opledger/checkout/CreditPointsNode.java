@@ -1,6 +1,8 @@
 package dev.opledger.checkout;
 
+import dev.opledger.graph.GraphRunner;
 import dev.opledger.graph.GraphStep;
+import dev.opledger.graph.LeaseGuard;
 import dev.opledger.graph.StepResult;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -28,7 +30,7 @@ final class CreditPointsNode implements GraphStep<CheckoutState> {
         if (delta == 0) {
             return StepResult.next(Map.of(CheckoutState.POINTS, Map.of("delta", 0)));
         }
-        CheckoutRun run = CheckoutRun.of(config);
+        LeaseGuard run = GraphRunner.leaseOf(config);
         String account = state.loyaltyAccount().orElseThrow();
         return effects.perform(run, CheckoutStep.POINTS, TOOL, Map.of("account", account, "delta", delta),
                 result -> StepResult.next(points(result, account, delta)));

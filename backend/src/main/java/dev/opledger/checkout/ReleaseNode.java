@@ -3,6 +3,7 @@ package dev.opledger.checkout;
 import static dev.opledger.checkout.CheckoutEffects.failed;
 import static dev.opledger.checkout.CheckoutEffects.required;
 
+import dev.opledger.graph.GraphRunner;
 import dev.opledger.graph.GraphStep;
 import dev.opledger.graph.StepResult;
 import java.util.Map;
@@ -29,7 +30,7 @@ final class ReleaseNode implements GraphStep<CheckoutState> {
         if (reservationId.isEmpty()) {
             return failed("release: nothing was reserved");
         }
-        return effects.perform(CheckoutRun.of(config), CheckoutStep.RELEASE, TOOL,
+        return effects.perform(GraphRunner.leaseOf(config), CheckoutStep.RELEASE, TOOL,
                 Map.of("reservationId", reservationId.get()),
                 result -> required(result, "releaseId", CheckoutStep.RELEASE, TOOL,
                         releaseId -> Map.of(CheckoutState.RELEASE, Map.of("releaseId", releaseId))));

@@ -2,6 +2,7 @@ package dev.opledger.checkout;
 
 import static dev.opledger.checkout.CheckoutEffects.required;
 
+import dev.opledger.graph.GraphRunner;
 import dev.opledger.graph.GraphStep;
 import dev.opledger.graph.StepResult;
 import java.math.BigDecimal;
@@ -23,7 +24,7 @@ final class ReserveNode implements GraphStep<CheckoutState> {
 
     @Override
     public StepResult apply(CheckoutState state, RunnableConfig config) {
-        return effects.perform(CheckoutRun.of(config), CheckoutStep.RESERVE, TOOL,
+        return effects.perform(GraphRunner.leaseOf(config), CheckoutStep.RESERVE, TOOL,
                 Map.of("sku", state.sku(), "quantity", state.quantity()),
                 result -> required(result, "reservationId", CheckoutStep.RESERVE, TOOL, reservationId -> Map.of(
                         CheckoutState.RESERVATION, Map.of("reservationId", reservationId),

@@ -3,6 +3,7 @@ package dev.opledger.checkout;
 import static dev.opledger.checkout.CheckoutEffects.failed;
 import static dev.opledger.checkout.CheckoutEffects.required;
 
+import dev.opledger.graph.GraphRunner;
 import dev.opledger.graph.GraphStep;
 import dev.opledger.graph.StepResult;
 import java.util.Map;
@@ -29,7 +30,7 @@ final class SendReceiptNode implements GraphStep<CheckoutState> {
         if (paymentId.isEmpty()) {
             return failed("receipt: no payment was captured");
         }
-        return effects.perform(CheckoutRun.of(config), CheckoutStep.RECEIPT, TOOL,
+        return effects.perform(GraphRunner.leaseOf(config), CheckoutStep.RECEIPT, TOOL,
                 Map.of("to", state.recipient(), "text", text(state, paymentId.get())),
                 result -> required(result, "messageId", CheckoutStep.RECEIPT, TOOL,
                         messageId -> Map.of(CheckoutState.RECEIPT, Map.of("messageId", messageId))));

@@ -2,7 +2,9 @@ package dev.opledger.checkout;
 
 import static dev.opledger.checkout.CheckoutEffects.failed;
 
+import dev.opledger.graph.GraphRunner;
 import dev.opledger.graph.GraphStep;
+import dev.opledger.graph.LeaseGuard;
 import dev.opledger.graph.StepResult;
 import java.util.Map;
 import java.util.Optional;
@@ -21,12 +23,12 @@ final class SetShippingNode implements GraphStep<CheckoutState> {
 
     @Override
     public StepResult apply(CheckoutState state, RunnableConfig config) {
-        CheckoutRun run = CheckoutRun.of(config);
+        LeaseGuard run = GraphRunner.leaseOf(config);
         Optional<String> address = state.shippingAddress();
         if (address.isEmpty()) {
             return failed("shipping: the checkout has no shipping address");
         }
-        String orderId = run.operationId().toString();
+        String orderId = run.fence().operationId().toString();
         return effects.perform(run, CheckoutStep.SHIPPING, TOOL, Map.of("orderId", orderId, "address", address.get()),
                 result -> StepResult.next(Map.of(CheckoutState.SHIPPING,
                         Map.of("orderId", orderId, "address", address.get()))));

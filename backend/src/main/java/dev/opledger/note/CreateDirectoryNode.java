@@ -1,6 +1,8 @@
 package dev.opledger.note;
 
+import dev.opledger.graph.GraphRunner;
 import dev.opledger.graph.GraphStep;
+import dev.opledger.graph.LeaseGuard;
 import dev.opledger.graph.StepResult;
 import java.util.Map;
 import org.bsc.langgraph4j.RunnableConfig;
@@ -18,7 +20,7 @@ final class CreateDirectoryNode implements GraphStep<NoteState> {
 
     @Override
     public StepResult apply(NoteState state, RunnableConfig config) {
-        NoteRun run = NoteRun.of(config);
+        LeaseGuard run = GraphRunner.leaseOf(config);
         String directory = effects.paths(run, state).directory();
         return effects.perform(run, NoteStep.DIRECTORY, TOOL, Map.of("path", directory), null,
                 Map.of(NoteState.CREATED, Map.of("path", directory)));

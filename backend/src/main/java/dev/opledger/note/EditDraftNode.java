@@ -1,7 +1,9 @@
 package dev.opledger.note;
 
 import dev.opledger.effect.EffectCheck;
+import dev.opledger.graph.GraphRunner;
 import dev.opledger.graph.GraphStep;
+import dev.opledger.graph.LeaseGuard;
 import dev.opledger.graph.StepResult;
 import dev.opledger.mcp.ToolTransportException;
 import java.util.List;
@@ -29,7 +31,7 @@ final class EditDraftNode implements GraphStep<NoteState> {
 
     @Override
     public StepResult apply(NoteState state, RunnableConfig config) {
-        NoteRun run = NoteRun.of(config);
+        LeaseGuard run = GraphRunner.leaseOf(config);
         String draft = effects.paths(run, state).draft();
         var edit = Map.<String, Object>of("oldText", state.oldText(), "newText", state.newText());
         return effects.perform(run, NoteStep.EDIT, TOOL, Map.of("path", draft, "edits", List.of(edit)),

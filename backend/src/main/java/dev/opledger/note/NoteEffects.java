@@ -5,6 +5,7 @@ import dev.opledger.effect.EffectCheck;
 import dev.opledger.effect.EffectGateway;
 import dev.opledger.effect.EffectOutcome;
 import dev.opledger.graph.ExecutionOutcome;
+import dev.opledger.graph.LeaseGuard;
 import dev.opledger.graph.StepResult;
 import dev.opledger.mcp.ToolClient;
 import dev.opledger.mcp.ToolRef;
@@ -39,12 +40,12 @@ final class NoteEffects {
         this.root = root;
     }
 
-    NotePaths paths(NoteRun run, NoteState state) {
-        return NotePaths.of(root, state, run.operationId());
+    NotePaths paths(LeaseGuard run, NoteState state) {
+        return NotePaths.of(root, state, run.fence().operationId());
     }
 
     /** {@code update} of the step, once the tool's effect happened (now or before); or the run's end. */
-    StepResult perform(NoteRun run, NoteStep step, String tool, Map<String, Object> arguments,
+    StepResult perform(LeaseGuard run, NoteStep step, String tool, Map<String, Object> arguments,
             @Nullable EffectCheck check, Map<String, Object> update) {
         if (!run.held()) {
             return StepResult.stop(new ExecutionOutcome.LeaseLost("the heartbeat found lease " + run.fence()

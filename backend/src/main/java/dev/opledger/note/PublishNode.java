@@ -1,7 +1,9 @@
 package dev.opledger.note;
 
 import dev.opledger.effect.EffectCheck;
+import dev.opledger.graph.GraphRunner;
 import dev.opledger.graph.GraphStep;
+import dev.opledger.graph.LeaseGuard;
 import dev.opledger.graph.StepResult;
 import dev.opledger.mcp.ToolTransportException;
 import java.util.List;
@@ -28,7 +30,7 @@ final class PublishNode implements GraphStep<NoteState> {
 
     @Override
     public StepResult apply(NoteState state, RunnableConfig config) {
-        NoteRun run = NoteRun.of(config);
+        LeaseGuard run = GraphRunner.leaseOf(config);
         NotePaths paths = effects.paths(run, state);
         return effects.perform(run, NoteStep.PUBLISH, TOOL,
                 Map.of("source", paths.draft(), "destination", paths.published()), landed(state, paths),

@@ -1,6 +1,8 @@
 package dev.opledger.note;
 
+import dev.opledger.graph.GraphRunner;
 import dev.opledger.graph.GraphStep;
+import dev.opledger.graph.LeaseGuard;
 import dev.opledger.graph.StepResult;
 import java.util.Map;
 import org.bsc.langgraph4j.RunnableConfig;
@@ -22,7 +24,7 @@ final class WriteDraftNode implements GraphStep<NoteState> {
 
     @Override
     public StepResult apply(NoteState state, RunnableConfig config) {
-        NoteRun run = NoteRun.of(config);
+        LeaseGuard run = GraphRunner.leaseOf(config);
         String draft = effects.paths(run, state).draft();
         return effects.perform(run, NoteStep.DRAFT, TOOL, Map.of("path", draft, "content", state.text()), null,
                 Map.of(NoteState.DRAFTED, Map.of("path", draft)));
