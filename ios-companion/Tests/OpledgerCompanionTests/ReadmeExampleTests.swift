@@ -42,19 +42,24 @@ final class ReadmeCheckout {
 }
 
 final class ReadmeExampleTests: XCTestCase {
-    @MainActor
     func testTheReadmesCheckoutEndsSucceeded() async throws {
         let support = FileManager.default.temporaryDirectory.appendingPathComponent("opledger-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: support) }
         let node = FakeNode()
         await node.script(statuses: ["RUNNING", "SUCCEEDED"], appliesPreferWait: true)
-        let checkout = try ReadmeCheckout(transport: node, attestor: SoftwareAttestor(), support: support,
-                                          signedInUser: { "token-of-ann" })
 
-        await checkout.resume()
-        let answer = try await checkout.buy()
+        let answer = try await Self.launchAndBuy(node: node, support: support)
 
         XCTAssertTrue(answer.hasPrefix("checkout "), answer)
         XCTAssertTrue(answer.hasSuffix(": SUCCEEDED"), answer)
+    }
+
+    /// What the app does on the main actor: make the client, resume, buy.
+    @MainActor
+    private static func launchAndBuy(node: FakeNode, support: URL) async throws -> String {
+        let checkout = try ReadmeCheckout(transport: node, attestor: SoftwareAttestor(), support: support,
+                                          signedInUser: { "token-of-ann" })
+        await checkout.resume()
+        return try await checkout.buy()
     }
 }
