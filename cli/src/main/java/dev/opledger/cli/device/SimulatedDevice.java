@@ -2,6 +2,7 @@ package dev.opledger.cli.device;
 
 import dev.opledger.attest.AppId;
 import dev.opledger.attest.AttestEnvironment;
+import dev.opledger.attest.internal.Digests;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.PrivateKey;
@@ -42,7 +43,7 @@ public final class SimulatedDevice {
         this.privateKey = privateKey;
         this.publicKey = publicKey;
         this.point = EcKeys.point(publicKey);
-        this.keyId = Hashes.sha256(point);
+        this.keyId = Digests.sha256(point);
         this.app = app;
         this.environment = environment;
         this.variant = variant;
@@ -78,10 +79,10 @@ public final class SimulatedDevice {
     public byte[] attestation(byte[] clientDataHash) {
         requireHash(clientDataHash);
         Instant now = clock.instant();
-        byte[] credentialId = variant.credentialIdNotKeyId() ? Hashes.sha256(keyId) : keyId;
+        byte[] credentialId = variant.credentialIdNotKeyId() ? Digests.sha256(keyId) : keyId;
         byte[] authData = AuthenticatorDataWriter.attestation(rpIdHash(), variant.nonZeroCounter() ? 1 : 0, aaguid(),
                 credentialId, point, AuthenticatorDataWriter.extension(variant.ios27()));
-        byte[] nonce = Hashes.sha256(authData, signed(clientDataHash));
+        byte[] nonce = Digests.sha256(authData, signed(clientDataHash));
         var authority = DevAuthority.get();
         List<X509Certificate> chain = LeafCertificates.chain(authority, publicKey, keyId, nonce, variant, now);
         byte[] receipt = ReceiptWriter.attestationReceipt(authority.receiptSignerIssuer(), authority.root(), app,
@@ -107,7 +108,7 @@ public final class SimulatedDevice {
         byte[] authData = AuthenticatorDataWriter.assertion(rpIdHash(), counter,
                 AuthenticatorDataWriter.extension(variant.ios27()));
         Map<String, Object> object = new LinkedHashMap<>();
-        object.put("signature", sign(Hashes.sha256(authData, signed(clientDataHash))));
+        object.put("signature", sign(Digests.sha256(authData, signed(clientDataHash))));
         object.put("authenticatorData", authData);
         return Cbor.encode(object);
     }
@@ -153,7 +154,7 @@ public final class SimulatedDevice {
 
     /** The clientDataHash that goes into the nonce: another one for the wrong-nonce fault. */
     private byte[] signed(byte[] clientDataHash) {
-        return variant.wrongNonce() ? Hashes.sha256(clientDataHash) : clientDataHash;
+        return variant.wrongNonce() ? Digests.sha256(clientDataHash) : clientDataHash;
     }
 
     private byte[] sign(byte[] nonce) {

@@ -1,7 +1,10 @@
 package dev.opledger.cli.command;
 
+import static dev.opledger.cli.command.SampleArguments.base64;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.opledger.attest.AppleSample;
+import dev.opledger.attest.RealDeviceSample;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -34,14 +37,14 @@ class ExecutableJarIT {
 
     @Test
     void verifiesARealAttestationAndAssertion() throws Exception {
-        RealSample sample = RealSample.all().getFirst();
+        RealDeviceSample sample = RealDeviceSample.all().getFirst();
         Path publicKey = Files.writeString(Files.createTempFile("key", ".pem"), sample.publicKeyPem());
 
-        var attestation = run("verify", "attestation", "--attestation", sample.attestation(), "--key-id", sample.keyId(),
-                "--client-data", sample.attestationClientData(), "--app", sample.app(), "--environment", "development",
-                "--at", sample.attestedAt());
-        var assertion = run("verify", "assertion", "--assertion", sample.assertion(), "--public-key", publicKey.toString(),
-                "--counter", "0", "--client-data", sample.assertionClientData(), "--app", sample.app());
+        var attestation = run("verify", "attestation", "--attestation", base64(sample.attestation()), "--key-id", base64(sample.keyId()),
+                "--client-data", base64(sample.attestationClientData()), "--app", sample.app().value(), "--environment", "development",
+                "--at", sample.attestedAt().toString());
+        var assertion = run("verify", "assertion", "--assertion", base64(sample.assertion()), "--public-key", publicKey.toString(),
+                "--counter", "0", "--client-data", base64(sample.assertionClientData()), "--app", sample.app().value());
 
         assertThat(attestation.exitCode()).as(attestation.out()).isZero();
         assertThat(attestation.out()).startsWith("VALID");
@@ -53,7 +56,7 @@ class ExecutableJarIT {
     void verifiesApplesOwnSampleWithItsChallengeAsClientDataHash() throws Exception {
         var sample = AppleSample.load();
 
-        var attestation = run(sample.verifyAttestation(sample.at()));
+        var attestation = run(SampleArguments.verifyAttestation(sample, sample.at().toString()));
 
         assertThat(attestation.exitCode()).as(attestation.out()).isZero();
         assertThat(attestation.out()).startsWith("VALID");

@@ -1,10 +1,13 @@
 package dev.opledger.cli.command;
 
+import static dev.opledger.cli.command.SampleArguments.base64;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.opledger.attest.AppId;
+import dev.opledger.attest.AppleSample;
 import dev.opledger.attest.AttestEnvironment;
 import dev.opledger.attest.ClientData;
+import dev.opledger.attest.RealDeviceSample;
 import dev.opledger.cli.device.DevAuthority;
 import dev.opledger.cli.device.Pem;
 import dev.opledger.cli.device.SimulatedDevice;
@@ -26,39 +29,39 @@ class VerifyCommandTest {
     @TempDir
     Path home;
 
-    static List<RealSample> samples() {
-        return RealSample.all();
+    static List<RealDeviceSample> samples() {
+        return RealDeviceSample.all();
     }
 
-    private CliRun verifyAttestation(RealSample sample, String attestation, String at) {
+    private CliRun verifyAttestation(RealDeviceSample sample, String attestation, String at) {
         return CliRun.run(CliRun.context(home), "verify", "attestation", "--attestation", attestation,
-                "--key-id", sample.keyId(), "--client-data", sample.attestationClientData(), "--app", sample.app(),
+                "--key-id", base64(sample.keyId()), "--client-data", base64(sample.attestationClientData()), "--app", sample.app().value(),
                 "--environment", "development", "--at", at);
     }
 
-    private CliRun verifyAssertion(RealSample sample, String assertion, String publicKey, long counter) {
+    private CliRun verifyAssertion(RealDeviceSample sample, String assertion, String publicKey, long counter) {
         return CliRun.run(CliRun.context(home), "verify", "assertion", "--assertion", assertion,
                 "--public-key", publicKey, "--counter", Long.toString(counter),
-                "--client-data", sample.assertionClientData(), "--app", sample.app());
+                "--client-data", base64(sample.assertionClientData()), "--app", sample.app().value());
     }
 
     @ParameterizedTest
     @MethodSource("samples")
-    void aRealAttestationIsValidAtItsTimestamp(RealSample sample) {
-        var run = verifyAttestation(sample, sample.attestation(), sample.attestedAt());
+    void aRealAttestationIsValidAtItsTimestamp(RealDeviceSample sample) {
+        var run = verifyAttestation(sample, base64(sample.attestation()), sample.attestedAt().toString());
 
         assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
-        assertThat(run.out()).startsWith("VALID\n").contains("keyId: " + sample.keyId(), "environment: development",
+        assertThat(run.out()).startsWith("VALID\n").contains("keyId: " + base64(sample.keyId()), "environment: development",
                 "extensionData: none");
     }
 
     @ParameterizedTest
     @MethodSource("samples")
-    void aRealAttestationWithOneByteChangedIsInvalid(RealSample sample) {
-        byte[] changed = Base64.getDecoder().decode(sample.attestation());
+    void aRealAttestationWithOneByteChangedIsInvalid(RealDeviceSample sample) {
+        byte[] changed = sample.attestation().clone();
         changed[changed.length - 40] ^= 0x01;
 
-        var run = verifyAttestation(sample, Base64.getEncoder().encodeToString(changed), sample.attestedAt());
+        var run = verifyAttestation(sample, Base64.getEncoder().encodeToString(changed), sample.attestedAt().toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.out()).startsWith("INVALID: ");
@@ -66,10 +69,10 @@ class VerifyCommandTest {
 
     @ParameterizedTest
     @MethodSource("samples")
-    void aRealAttestationIsInvalidOnceItsLeafHasExpired(RealSample sample) {
-        String late = Instant.parse(sample.attestedAt()).plusSeconds(30L * 24 * 3600).toString();
+    void aRealAttestationIsInvalidOnceItsLeafHasExpired(RealDeviceSample sample) {
+        String late = sample.attestedAt().plusSeconds(30L * 24 * 3600).toString();
 
-        var run = verifyAttestation(sample, sample.attestation(), late);
+        var run = verifyAttestation(sample, base64(sample.attestation()), late);
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.out()).startsWith("INVALID: CERTIFICATE_CHAIN: ");
@@ -77,24 +80,24 @@ class VerifyCommandTest {
 
     @ParameterizedTest
     @MethodSource("samples")
-    void aRealAssertionIsValidWithThePublicKeyAsPemFileOrAsPoint(RealSample sample) throws IOException {
+    void aRealAssertionIsValidWithThePublicKeyAsPemFileOrAsPoint(RealDeviceSample sample) throws IOException {
         Path pem = Files.writeString(home.resolve("key.pem"), sample.publicKeyPem());
-        var fromFile = verifyAssertion(sample, sample.assertion(), pem.toString(), 0);
-        var fromPoint = verifyAssertion(sample, sample.assertion(), pointOf(sample), 0);
+        var fromFile = verifyAssertion(sample, base64(sample.assertion()), pem.toString(), 0);
+        var fromPoint = verifyAssertion(sample, base64(sample.assertion()), base64(sample.publicKey()), 0);
 
         assertThat(fromFile.exitCode()).as(fromFile.out() + fromFile.err()).isZero();
-        assertThat(fromFile.out()).isEqualTo("VALID\ncounter: " + sample.counter() + "\n");
+        assertThat(fromFile.out()).isEqualTo("VALID\ncounter: " + sample.assertionCounter() + "\n");
         assertThat(fromPoint.out()).isEqualTo(fromFile.out());
     }
 
     @ParameterizedTest
     @MethodSource("samples")
-    void aRealAssertionWithOneByteChangedOrAReplayedCounterIsInvalid(RealSample sample) {
-        byte[] changed = Base64.getDecoder().decode(sample.assertion());
+    void aRealAssertionWithOneByteChangedOrAReplayedCounterIsInvalid(RealDeviceSample sample) {
+        byte[] changed = sample.assertion().clone();
         changed[20] ^= 0x01;
 
-        var tampered = verifyAssertion(sample, Base64.getEncoder().encodeToString(changed), pointOf(sample), 0);
-        var replayed = verifyAssertion(sample, sample.assertion(), pointOf(sample), sample.counter());
+        var tampered = verifyAssertion(sample, Base64.getEncoder().encodeToString(changed), base64(sample.publicKey()), 0);
+        var replayed = verifyAssertion(sample, base64(sample.assertion()), base64(sample.publicKey()), sample.assertionCounter());
 
         assertThat(tampered.exitCode()).isEqualTo(1);
         assertThat(tampered.out()).startsWith("INVALID: ");
@@ -107,12 +110,12 @@ class VerifyCommandTest {
     void applesOwnSampleIsValidWithItsTwentyOneByteChallengeAsClientDataHash() {
         var sample = AppleSample.load();
 
-        var run = CliRun.run(CliRun.context(home), sample.verifyAttestation(sample.at()));
-        var expired = CliRun.run(CliRun.context(home), sample.verifyAttestation("2024-04-21T12:00:00Z"));
+        var run = CliRun.run(CliRun.context(home), SampleArguments.verifyAttestation(sample, sample.at().toString()));
+        var expired = CliRun.run(CliRun.context(home), SampleArguments.verifyAttestation(sample, "2024-04-21T12:00:00Z"));
 
-        assertThat(Base64.getDecoder().decode(sample.clientDataHash())).hasSize(21);
+        assertThat(sample.clientDataHash()).hasSize(21);
         assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
-        assertThat(run.out()).startsWith("VALID\n").contains("keyId: " + sample.keyId(),
+        assertThat(run.out()).startsWith("VALID\n").contains("keyId: " + base64(sample.keyId()),
                 "app: 0352187391.com.apple.example_app_attest", "environment: production");
         assertThat(expired.exitCode()).isEqualTo(1);
         assertThat(expired.out()).startsWith("INVALID: CERTIFICATE_CHAIN: ");
@@ -142,9 +145,9 @@ class VerifyCommandTest {
 
     @Test
     void usageErrorsExitWithTwo() {
-        RealSample sample = RealSample.all().getFirst();
-        String[] base = {"verify", "attestation", "--attestation", sample.attestation(), "--key-id", sample.keyId(),
-            "--app", sample.app(), "--environment", "development", "--at", sample.attestedAt()};
+        RealDeviceSample sample = RealDeviceSample.all().getFirst();
+        String[] base = {"verify", "attestation", "--attestation", base64(sample.attestation()), "--key-id", base64(sample.keyId()),
+            "--app", sample.app().value(), "--environment", "development", "--at", sample.attestedAt().toString()};
 
         assertThat(CliRun.run(CliRun.context(home), base).exitCode()).as("no client data").isEqualTo(2);
         assertThat(CliRun.run(CliRun.context(home), concat(base, "--client-data", "AA", "--client-data-hash", "AA"))
@@ -155,17 +158,10 @@ class VerifyCommandTest {
                 .as("an empty clientDataHash").isEqualTo(2);
         assertThat(CliRun.run(CliRun.context(home), concat(base, "--client-data", "AA", "--trust-root", "/nowhere.pem"))
                 .exitCode()).as("a missing trust root").isEqualTo(2);
-        var badApp = CliRun.run(CliRun.context(home), "verify", "assertion", "--assertion", sample.assertion(),
-                "--public-key", pointOf(sample), "--counter", "0", "--client-data", "AA", "--app", "not-an-app");
+        var badApp = CliRun.run(CliRun.context(home), "verify", "assertion", "--assertion", base64(sample.assertion()),
+                "--public-key", base64(sample.publicKey()), "--counter", "0", "--client-data", "AA", "--app", "not-an-app");
         assertThat(badApp.exitCode()).as("an app id without a team").isEqualTo(2);
         assertThat(badApp.err()).contains("error: an app id is");
-    }
-
-    private static String pointOf(RealSample sample) {
-        String base64 = sample.publicKeyPem().replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
-        byte[] spki = Base64.getDecoder().decode(base64);
-        // the point is the last 65 bytes of a P-256 SubjectPublicKeyInfo
-        return Base64.getEncoder().encodeToString(Arrays.copyOfRange(spki, spki.length - 65, spki.length));
     }
 
     private static String[] concat(String[] first, String... more) {

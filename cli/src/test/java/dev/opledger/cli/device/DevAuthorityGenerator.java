@@ -26,7 +26,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  *     -Dopledger.dev-authority.regenerate=true
  * </pre>
  *
- * <p>Writes the root certificate to {@code backend/src/main/resources/attest/dev/} and
+ * <p>Writes the root certificate to {@code protocol/src/main/resources/attest/dev/} and
  * {@code cli/src/main/resources/dev-authority/}, and the device CA and the receipt signer with
  * their PKCS#8 keys to the latter. The root's private key stays in memory and is gone when this
  * ends: nothing more is ever signed by the root, so nobody can hold it.
@@ -44,9 +44,9 @@ class DevAuthorityGenerator {
     void generate() throws IOException {
         Path repository = Path.of(".."); // surefire runs in the module's directory
         Path cli = repository.resolve("cli/src/main/resources").resolve(DevAuthority.DIRECTORY);
-        Path backend = repository.resolve("backend/src/main/resources/attest/dev");
+        Path protocol = repository.resolve("protocol/src/main/resources/attest/dev");
         Files.createDirectories(cli);
-        Files.createDirectories(backend);
+        Files.createDirectories(protocol);
 
         Instant notBefore = Instant.now().truncatedTo(ChronoUnit.DAYS);
         Instant notAfter = notBefore.atZone(ZoneOffset.UTC).plusYears(YEARS).toInstant().minus(Duration.ofSeconds(1));
@@ -64,7 +64,7 @@ class DevAuthorityGenerator {
         X509Certificate receiptSigner = Certificates.endEntity(rootIssuer, Certificates.name(RECEIPT_SIGNER_NAME),
                 receiptKeys.getPublic(), notBefore, notAfter, null, null);
 
-        write(backend.resolve(DevAuthority.ROOT_FILE), Pem.certificate(root));
+        write(protocol.resolve(DevAuthority.ROOT_FILE), Pem.certificate(root));
         write(cli.resolve(DevAuthority.ROOT_FILE), Pem.certificate(root));
         write(cli.resolve(DevAuthority.DEVICE_CA_FILE), Pem.certificate(deviceCa));
         write(cli.resolve(DevAuthority.DEVICE_CA_KEY_FILE), Pem.encode("PRIVATE KEY", deviceCaKeys.getPrivate().getEncoded()));

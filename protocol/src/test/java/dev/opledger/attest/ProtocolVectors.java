@@ -14,6 +14,7 @@ import java.security.Signature;
 import java.security.spec.ECGenParameterSpec;
 import java.security.spec.ECParameterSpec;
 import java.security.spec.ECPrivateKeySpec;
+import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,11 +24,15 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.dataformat.cbor.CBORMapper;
 
 /**
- * The test vectors of docs/protocol.md, computed from fixed inputs by the code the server runs.
- * {@code main} prints the JSON block for the document (its assertion is signed anew each time:
- * ECDSA signatures are randomised); {@link ProtocolVectorsTest} checks the document against it.
+ * The test vectors (vectors/protocol.json, shown in docs/protocol.md), computed from fixed inputs
+ * by the code the server runs. {@code main} prints the file's JSON (its assertion is signed anew
+ * each time: ECDSA signatures are randomised); {@link ProtocolVectorsTest} checks the file and the
+ * document against it.
  */
 final class ProtocolVectors {
+
+    /** The vector file on the test classpath: protocol/src/test/resources/vectors/protocol.json. */
+    static final String FILE = "/vectors/protocol.json";
 
     static final HexFormat HEX = HexFormat.of();
 
@@ -60,7 +65,7 @@ final class ProtocolVectors {
             vector.put("payloadHash", command.payloadHash().hex());
             return vector;
         }).toList());
-        byte[] challenge = AttemptProof.Codec.base64Url(CHALLENGE, "challenge");
+        byte[] challenge = Base64.getUrlDecoder().decode(CHALLENGE);
         var operationId = OperationId.parse(OPERATION_ID);
         var payloadHash = Command.parse(BODIES.getFirst().getBytes(StandardCharsets.UTF_8)).payloadHash();
         Map<String, Object> attempt = new LinkedHashMap<>();
@@ -80,7 +85,7 @@ final class ProtocolVectors {
         assertion.put("appId", APP_ID);
         assertion.put("rpIdHash", HEX.formatHex(new AppId(APP_ID).rpIdHash()));
         assertion.put("publicKey", HEX.formatHex(publicKey()));
-        assertion.put("keyId", AttemptProof.Codec.toBase64(Digests.sha256(publicKey())));
+        assertion.put("keyId", Base64.getEncoder().encodeToString(Digests.sha256(publicKey())));
         assertion.put("counter", (int) COUNTER);
         assertion.put("authenticatorData", HEX.formatHex(authenticatorData));
         assertion.put("clientDataHash", attempt.get("clientDataHash"));
@@ -120,7 +125,7 @@ final class ProtocolVectors {
         Map<String, Object> cbor = new LinkedHashMap<>();
         cbor.put("signature", signature);
         cbor.put("authenticatorData", authenticatorData());
-        assertion.put("assertion", AttemptProof.Codec.toBase64(CBORMapper.builder().build().writeValueAsBytes(cbor)));
+        assertion.put("assertion", Base64.getEncoder().encodeToString(CBORMapper.builder().build().writeValueAsBytes(cbor)));
         System.out.println(JsonMapper.builder().build().writerWithDefaultPrettyPrinter().writeValueAsString(vectors));
     }
 }

@@ -1,5 +1,6 @@
 package dev.opledger.attest;
 
+import dev.opledger.attest.internal.P256;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -7,29 +8,30 @@ import java.nio.charset.StandardCharsets;
 import java.security.KeyFactory;
 import java.security.spec.X509EncodedKeySpec;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.yaml.snakeyaml.Yaml;
 
 /**
- * An attestation and an assertion captured from a real iPhone (src/test/resources/attest/vectors,
- * from veehaitch/devicecheck-appattest, Apache License 2.0).
+ * An attestation and an assertion captured from a real iPhone (protocol/src/test/resources/vectors,
+ * from veehaitch/devicecheck-appattest, Apache License 2.0): the one loader of those files, in
+ * protocol's test-jar for the backend's and the CLI's tests. {@code publicKey} is the 65-byte
+ * point, {@code publicKeyPem} the same key as the samples give it.
  */
-record RealDeviceSample(String name, AppId app, byte[] keyId, byte[] attestation, byte[] attestationClientData,
+public record RealDeviceSample(String name, AppId app, byte[] keyId, byte[] attestation, byte[] attestationClientData,
         Instant attestedAt, byte[] assertion, byte[] assertionClientData, long assertionCounter, Instant assertedAt,
-        byte[] publicKey) {
+        byte[] publicKey, String publicKeyPem) {
 
-    static List<RealDeviceSample> all() {
+    public static List<RealDeviceSample> all() {
         return List.of(load("ios-14.2.yaml"), load("ios-14.4.yaml"));
     }
 
     @SuppressWarnings("unchecked")
-    static RealDeviceSample load(String file) {
+    public static RealDeviceSample load(String file) {
         Map<String, Object> attestation = null;
         Map<String, Object> assertion = null;
-        try (InputStream in = RealDeviceSample.class.getResourceAsStream("/attest/vectors/" + file)) {
+        try (InputStream in = RealDeviceSample.class.getResourceAsStream("/vectors/" + file)) {
             for (Object document : new Yaml().loadAll(new String(in.readAllBytes(), StandardCharsets.UTF_8))) {
                 var fields = (Map<String, Object>) document;
                 if ("attestation".equals(fields.get("type"))) {
@@ -47,7 +49,7 @@ record RealDeviceSample(String name, AppId app, byte[] keyId, byte[] attestation
                 bytes(attestation, "clientDataBase64"), Instant.parse((String) attestation.get("timestamp")),
                 bytes(assertion, "assertionBase64"), bytes(assertion, "clientDataBase64"),
                 ((Number) assertion.get("counter")).longValue(), Instant.parse((String) assertion.get("timestamp")),
-                uncompressed((String) attestation.get("publicKey")));
+                uncompressed((String) attestation.get("publicKey")), (String) attestation.get("publicKey"));
     }
 
     private static byte[] bytes(Map<String, Object> fields, String name) {
@@ -58,7 +60,7 @@ record RealDeviceSample(String name, AppId app, byte[] keyId, byte[] attestation
         String base64 = pem.replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
         try {
             var key = KeyFactory.getInstance("EC").generatePublic(new X509EncodedKeySpec(Base64.getDecoder().decode(base64)));
-            return dev.opledger.attest.internal.P256.uncompressed(key);
+            return P256.uncompressed(key);
         } catch (java.security.GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
@@ -67,13 +69,5 @@ record RealDeviceSample(String name, AppId app, byte[] keyId, byte[] attestation
     @Override
     public String toString() {
         return name;
-    }
-
-    static List<Integer> positions(int length) {
-        List<Integer> positions = new ArrayList<>(length);
-        for (int i = 0; i < length; i++) {
-            positions.add(i);
-        }
-        return positions;
     }
 }

@@ -3,8 +3,10 @@ package dev.opledger.attest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -12,16 +14,27 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.dataformat.cbor.CBORMapper;
 
-/** docs/protocol.md's vectors are what the server computes, and its assertion verifies. */
+/**
+ * The shared vector file (vectors/protocol.json, which ios-companion's tests read too) holds what
+ * the server computes, its assertion verifies, and docs/protocol.md shows that same file.
+ */
 class ProtocolVectorsTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private static JsonNode documented() throws IOException {
+        try (InputStream in = ProtocolVectorsTest.class.getResourceAsStream(ProtocolVectors.FILE)) {
+            return JSON.readTree(in);
+        }
+    }
+
+    @Test
+    void theDocumentShowsTheVectorFile() throws IOException {
         String document = Files.readString(Path.of("..", "docs", "protocol.md"));
         int begin = document.indexOf("```json", document.indexOf("<!-- vectors:begin -->")) + "```json".length();
         int end = document.indexOf("```", begin);
-        return JSON.readTree(document.substring(begin, end));
+
+        assertThat(JSON.readTree(document.substring(begin, end))).isEqualTo(documented());
     }
 
     @Test
@@ -42,7 +55,7 @@ class ProtocolVectorsTest {
     void theDocumentedAssertionVerifies() throws IOException {
         JsonNode vector = documented().get("assertion");
         HexFormat hex = HexFormat.of();
-        byte[] assertion = AttemptProof.Codec.base64(vector.get("assertion").asString(), "assertion");
+        byte[] assertion = Base64.getDecoder().decode(vector.get("assertion").asString());
 
         var verified = AppAttestVerifier.verifyAssertion(assertion, hex.parseHex(vector.get("clientDataHash").asString()),
                 hex.parseHex(vector.get("publicKey").asString()), new AppId(vector.get("appId").asString()), 0);

@@ -10,14 +10,15 @@ import java.util.Map;
 import org.yaml.snakeyaml.Yaml;
 
 /**
- * Apple's own sample attestation (src/test/resources/attest/vectors/apple-sample.yaml), whose
- * clientDataHash is its raw 21-byte challenge rather than a SHA-256.
+ * Apple's own sample attestation (protocol/src/test/resources/vectors/apple-sample.yaml), whose
+ * clientDataHash is its raw 21-byte challenge rather than a SHA-256. In protocol's test-jar for the
+ * backend's and the CLI's tests.
  */
-record AppleSample(AppId app, byte[] keyId, byte[] attestation, byte[] clientDataHash, Instant at) {
+public record AppleSample(AppId app, byte[] keyId, byte[] attestation, byte[] clientDataHash, Instant at) {
 
     @SuppressWarnings("unchecked")
-    static AppleSample load() {
-        try (InputStream in = AppleSample.class.getResourceAsStream("/attest/vectors/apple-sample.yaml")) {
+    public static AppleSample load() {
+        try (InputStream in = AppleSample.class.getResourceAsStream("/vectors/apple-sample.yaml")) {
             var fields = (Map<String, Object>) new Yaml().load(new String(in.readAllBytes(), StandardCharsets.UTF_8));
             return new AppleSample(
                     AppId.of((String) fields.get("teamIdentifier"), (String) fields.get("bundleIdentifier")),

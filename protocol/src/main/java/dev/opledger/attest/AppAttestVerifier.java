@@ -22,7 +22,7 @@ import tools.jackson.dataformat.cbor.CBORMapper;
  * Verifies App Attest attestations and assertions as Apple's "Validating apps that connect to
  * your server" describes, on JDK crypto, Jackson's CBOR and BouncyCastle's ASN.1. Stateless: the
  * caller supplies the clientDataHash, the trusted roots, the instant, and for an assertion the
- * stored key and counter; persisting counters and consuming challenges is {@link AttestService}'s.
+ * stored key and counter; persisting counters and consuming challenges is the node's {@code AttestService}'s.
  * The server and the CLI's offline {@code verify} run this same code.
  */
 public final class AppAttestVerifier {

@@ -1,0 +1,14 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "OpledgerCompanion",
+    platforms: [.iOS(.v15), .macOS(.v12)],
+    products: [
+        .library(name: "OpledgerCompanion", targets: ["OpledgerCompanion"]),
+    ],
+    targets: [
+        .target(name: "OpledgerCompanion"),
+        .testTarget(name: "OpledgerCompanionTests", dependencies: ["OpledgerCompanion"]),
+    ]
+)

@@ -1,0 +1,5 @@
+/** Byte layouts and certificate checks of App Attest, the verifier's internals. */
+@NullMarked
+package dev.opledger.attest.internal;
+
+import org.jspecify.annotations.NullMarked;
