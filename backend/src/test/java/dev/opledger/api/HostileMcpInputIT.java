@@ -393,7 +393,7 @@ class HostileMcpInputIT {
         boolean tokenRefused = spec.expect instanceof Refused(int expected) && expected == 401;
         if (status == 401 || (tokenRefused && status == 400)) {
             // refused before MCP by the API's authentication: its problem, as on /v1
-            checkProblem(response, documented, wrong);
+            HostileInputIT.checkProblem(response, documented, wrong);
             if (!tokenRefused) {
                 wrong.add("a request with a valid token got " + status);
             }
@@ -492,18 +492,6 @@ class HostileMcpInputIT {
         } catch (RuntimeException e) {
             wrong.add("the body is not JSON");
             return null;
-        }
-    }
-
-    private static void checkProblem(RawHttp.Response response, Set<String> documented, List<String> wrong) {
-        String contentType = response.header("Content-Type");
-        if (contentType == null || !contentType.startsWith("application/problem+json")) {
-            wrong.add("401 with Content-Type " + contentType);
-            return;
-        }
-        JsonNode type = JSON.readTree(response.body()).get("type");
-        if (type == null || !documented.contains(type.asString())) {
-            wrong.add("type " + type + " is not in docs/problems.md");
         }
     }
 

@@ -33,7 +33,9 @@ class McpTaskNodeDeathIT {
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
     void aTaskCreatedOnANodeKilledBeforeTheFirstGetIsFoundOnAnotherNode() throws Exception {
         var database = TestDatabase.fresh();
-        List<String> apiOnly = List.of("--opledger.worker.enabled=false", "--spring.datasource.hikari.maximum-pool-size=4");
+        // two nodes of the local profile: neither starts its own reference-tools (both would want its port)
+        List<String> apiOnly = List.of("--opledger.worker.enabled=false", "--opledger.reference-tools.embedded=false",
+                "--spring.datasource.hikari.maximum-pool-size=4");
         // one after the other: started together, the second would wait for the first's Liquibase lock
         ChildNode a = nodes.start("mcp-task-a", database, apiOnly);
         ChildNode b = nodes.start("mcp-task-b", database, apiOnly);

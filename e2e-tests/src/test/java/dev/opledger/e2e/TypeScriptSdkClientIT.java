@@ -33,7 +33,8 @@ class TypeScriptSdkClientIT {
         var client = TypeScriptSdkClient.install();
         var database = TestDatabase.fresh();
         ChildNode node = nodes.start("ts-sdk", database,
-                List.of("--opledger.worker.enabled=false", "--spring.datasource.hikari.maximum-pool-size=4"));
+                List.of("--opledger.worker.enabled=false", "--opledger.reference-tools.embedded=false",
+                        "--spring.datasource.hikari.maximum-pool-size=4"));
         String token = TestTokens.mint(TestTokens.LOCAL_SECRET, claims -> claims.subject("ts-agent-" + UUID.randomUUID()));
         String operationId = UUID.randomUUID().toString();
 

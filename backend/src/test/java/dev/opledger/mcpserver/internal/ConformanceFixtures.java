@@ -82,19 +82,35 @@ class ConformanceFixtures {
     private static final ClientCapabilities TASKS = ClientCapabilities.builder()
             .extensions(Map.of(TaskView.EXTENSION, Map.of())).build();
 
+    private static final String SLOW_COMPUTE = "slow_compute";
+    private static final String FAILING_JOB = "failing_job";
+    private static final String PROTOCOL_ERROR_JOB = "protocol_error_job";
+
+    /** slow_compute: works for {@code seconds} seconds (0: at once), then succeeds. */
     @Bean
-    SlowCompute conformanceSlowCompute() {
-        return new SlowCompute();
+    FixtureType conformanceSlowCompute() {
+        return new FixtureType(SLOW_COMPUTE, arguments -> {
+            // the fixture's whole point is to take this long; the suite polls tasks/get meanwhile
+            pause(Duration.ofSeconds(arguments.get("seconds") instanceof Number n ? n.longValue() : 0));
+            return new ExecutionOutcome.Succeeded();
+        });
     }
 
+    /** failing_job: fails as a tool (the operation FAILED) after about a second; tasks only. */
     @Bean
-    FailingJob conformanceFailingJob() {
-        return new FailingJob();
+    FixtureType conformanceFailingJob() {
+        return new FixtureType(FAILING_JOB, arguments -> {
+            pause(Duration.ofSeconds(1));
+            return new ExecutionOutcome.Failed("failing_job always fails (a conformance fixture)");
+        });
     }
 
+    /** protocol_error_job: its run breaks down with an unexpected exception, as a crash would. */
     @Bean
-    ProtocolErrorJob conformanceProtocolErrorJob() {
-        return new ProtocolErrorJob();
+    FixtureType conformanceProtocolErrorJob() {
+        return new FixtureType(PROTOCOL_ERROR_JOB, arguments -> {
+            throw new IllegalStateException("protocol_error_job breaks down (a conformance fixture)");
+        });
     }
 
     @Bean
@@ -125,8 +141,8 @@ class ConformanceFixtures {
     }
 
     /** The task fixtures by name, and whether a call must declare the tasks extension. */
-    private static final Map<String, Boolean> TASK_FIXTURES = Map.of(SlowCompute.NAME, false, FailingJob.NAME, true,
-            ProtocolErrorJob.NAME, false);
+    private static final Map<String, Boolean> TASK_FIXTURES = Map.of(SLOW_COMPUTE, false, FAILING_JOB, true,
+            PROTOCOL_ERROR_JOB, false);
 
     /** The operation tool under a fresh operationId per call; with {@code tasksOnly}, -32021 without the extension. */
     private static McpSyncTool taskFixture(McpSyncTool operationTool, boolean tasksOnly) {
@@ -158,70 +174,20 @@ class ConformanceFixtures {
         return builder.build();
     }
 
-    /** slow_compute: works for {@code seconds} seconds (0: at once), then succeeds. */
-    static final class SlowCompute implements OperationType {
-
-        static final String NAME = "slow_compute";
-
-        @Override
-        public String name() {
-            return NAME;
-        }
+    /**
+     * A fixture's operation type: arguments schema {@code conformance-fixtures/<name>.schema.json},
+     * and a run that is a function of the arguments.
+     */
+    record FixtureType(String name, Function<Map<String, Object>, ExecutionOutcome> run) implements OperationType {
 
         @Override
         public String argumentsSchema() {
-            return "conformance-fixtures/slow_compute.schema.json";
+            return "conformance-fixtures/" + name + ".schema.json";
         }
 
         @Override
         public ExecutionOutcome execute(LeasedOperation operation, LeaseGuard lease) {
-            Object seconds = arguments(operation).get("seconds");
-            // the fixture's whole point is to take this long; the suite polls tasks/get meanwhile
-            pause(Duration.ofSeconds(seconds instanceof Number n ? n.longValue() : 0));
-            return new ExecutionOutcome.Succeeded();
-        }
-    }
-
-    /** failing_job: fails as a tool (the operation FAILED) after about a second; tasks only. */
-    static final class FailingJob implements OperationType {
-
-        static final String NAME = "failing_job";
-
-        @Override
-        public String name() {
-            return NAME;
-        }
-
-        @Override
-        public String argumentsSchema() {
-            return "conformance-fixtures/failing_job.schema.json";
-        }
-
-        @Override
-        public ExecutionOutcome execute(LeasedOperation operation, LeaseGuard lease) {
-            pause(Duration.ofSeconds(1));
-            return new ExecutionOutcome.Failed("failing_job always fails (a conformance fixture)");
-        }
-    }
-
-    /** protocol_error_job: its run breaks down with an unexpected exception, as a crash would. */
-    static final class ProtocolErrorJob implements OperationType {
-
-        static final String NAME = "protocol_error_job";
-
-        @Override
-        public String name() {
-            return NAME;
-        }
-
-        @Override
-        public String argumentsSchema() {
-            return "conformance-fixtures/protocol_error_job.schema.json";
-        }
-
-        @Override
-        public ExecutionOutcome execute(LeasedOperation operation, LeaseGuard lease) {
-            throw new IllegalStateException("protocol_error_job breaks down (a conformance fixture)");
+            return run.apply(arguments(operation));
         }
     }
 
