@@ -162,7 +162,8 @@ class HostileInputIT {
         return wrong;
     }
 
-    private static void checkProblem(RawHttp.Response response, Set<String> documented, List<String> wrong) {
+    /** A documented problem+json whose status is the response's (HostileMcpInputIT checks its 401s with it). */
+    static void checkProblem(RawHttp.Response response, Set<String> documented, List<String> wrong) {
         String contentType = response.header("Content-Type");
         if (contentType == null || !contentType.startsWith("application/problem+json")) {
             wrong.add("Content-Type " + contentType);

@@ -120,7 +120,8 @@ class McpServerIT {
         assertThat(jdbc.queryForList("SELECT a.outcome || '/' || a.channel FROM operation_attempt a JOIN operation o "
                 + "ON o.id = a.operation_ref WHERE o.operation_id = ?::uuid ORDER BY a.id", String.class, operationId))
                 .containsExactly("CLAIMED/MCP", "REPLAYED/MCP");
-        assertThat(count("SELECT count(*) FROM mcp_task")).as("no task without the extension").isZero();
+        assertThat(count("SELECT count(*) FROM mcp_task WHERE operation_id = ?::uuid", operationId))
+                .as("no task without the extension").isZero();
     }
 
     @Test

@@ -51,6 +51,7 @@ public final class RawHttp {
         private final ByteArrayOutputStream head = new ByteArrayOutputStream();
         private byte[] body = new byte[0];
         private boolean contentLength = true;
+        private String host;
 
         public Request(String method, String target) {
             write(method + " " + target + " HTTP/1.1\r\n");
@@ -85,6 +86,12 @@ public final class RawHttp {
             return body(utf8.getBytes(StandardCharsets.UTF_8));
         }
 
+        /** The {@code Host} header in place of {@code localhost:<port>} (for DNS-rebinding cases). */
+        public Request host(String value) {
+            this.host = value;
+            return this;
+        }
+
         /**
          * The body is written as given and framed by the caller's own headers: no
          * {@code Content-Length} is added (for chunked bodies, or a wrong length).
@@ -97,7 +104,8 @@ public final class RawHttp {
         byte[] bytes(int port) {
             var out = new ByteArrayOutputStream();
             out.writeBytes(head.toByteArray());
-            out.writeBytes(("Host: localhost:" + port + "\r\nConnection: close\r\n").getBytes(StandardCharsets.US_ASCII));
+            String hostHeader = host == null ? "localhost:" + port : host;
+            out.writeBytes(("Host: " + hostHeader + "\r\nConnection: close\r\n").getBytes(StandardCharsets.ISO_8859_1));
             if (contentLength && body.length > 0) {
                 out.writeBytes(("Content-Length: " + body.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
             }

@@ -14,9 +14,12 @@ import org.springframework.http.HttpHeaders;
  * Who sent an MCP request, taken from the servlet request while it is on the request's thread
  * (the security filter has verified the token by then; the subject is the token's {@code sub}).
  */
-record Caller(SubjectId subject, @Nullable String userAgent, @Nullable String clientAddress) {
+record Caller(SubjectId subject, @Nullable String userAgent, @Nullable String clientAddress,
+        @Nullable String routedName) {
 
     private static final String KEY = Caller.class.getName();
+    /** SEP-2243's routing header: the request's name (a tool's, a task's id) for intermediaries. */
+    static final String MCP_NAME = "Mcp-Name";
 
     /** The SDK transport's context extractor. */
     static McpTransportContext extract(HttpServletRequest request) {
@@ -24,7 +27,7 @@ record Caller(SubjectId subject, @Nullable String userAgent, @Nullable String cl
         Map<String, Object> context = new HashMap<>();
         if (principal != null && SubjectId.isValid(principal.getName())) {
             context.put(KEY, new Caller(new SubjectId(principal.getName()), request.getHeader(HttpHeaders.USER_AGENT),
-                    request.getRemoteAddr()));
+                    request.getRemoteAddr(), request.getHeader(MCP_NAME)));
         }
         return McpTransportContext.create(context);
     }

@@ -50,7 +50,7 @@ class McpServerConfiguration {
     @Bean
     ServletRegistrationBean<McpServerServlet> mcpServerEndpoint(
             ObjectProvider<McpServerServlet.McpServerTransport> transport) {
-        var registration = new ServletRegistrationBean<>(new McpServerServlet(transport), McpServerPaths.ENDPOINT);
+        var registration = new ServletRegistrationBean<>(new McpServerServlet(transport, McpJsonDefaults.getMapper()), McpServerPaths.ENDPOINT);
         registration.setName("mcpServer");
         registration.setAsyncSupported(true);
         registration.setLoadOnStartup(1);
@@ -80,6 +80,7 @@ class McpServerConfiguration {
                 .jsonMapper(json)
                 .endpoint(McpServerPaths.ENDPOINT)
                 .contextExtractor(Caller::extract)
+                .maxRequestSize((int) properties.maxRequestSize().toBytes())
                 .httpHeaderValidator(DefaultServerTransportSecurityValidator.builder()
                         .allowedHosts(properties.allowedHosts())
                         .allowedOrigins(properties.allowedOrigins())

@@ -5,6 +5,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 
 /**
  * {@code opledger.mcp-server.*}: the node's inbound MCP server.
@@ -18,6 +19,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param allowedOrigins the {@code Origin} headers accepted when one is sent (browsers send it;
  *     agents usually do not)
  * @param pollInterval the {@code pollIntervalMs} a task suggests
+ * @param maxRequestSize the largest JSON-RPC message accepted; a larger one gets HTTP 413 and is not read
  */
 @ConfigurationProperties("opledger.mcp-server")
 public record McpServerProperties(
@@ -25,9 +27,13 @@ public record McpServerProperties(
         @Nullable String requiredScope,
         @DefaultValue({"localhost:*", "127.0.0.1:*", "[::1]:*"}) List<String> allowedHosts,
         @DefaultValue({"http://localhost:*", "http://127.0.0.1:*"}) List<String> allowedOrigins,
-        @DefaultValue("1s") Duration pollInterval) {
+        @DefaultValue("1s") Duration pollInterval,
+        @DefaultValue("64KB") DataSize maxRequestSize) {
 
     public McpServerProperties {
+        if (maxRequestSize.toBytes() < 1 || maxRequestSize.toBytes() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("opledger.mcp-server.max-request-size must be between 1 byte and 2 GB");
+        }
         allowedHosts = List.copyOf(allowedHosts);
         allowedOrigins = List.copyOf(allowedOrigins);
     }

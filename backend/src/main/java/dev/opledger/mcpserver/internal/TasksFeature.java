@@ -26,6 +26,9 @@ final class TasksFeature implements McpFeature {
     static final String UPDATE = "tasks/update";
     static final String CANCEL = "tasks/cancel";
 
+    /** SEP-2243's HeaderMismatch: a routing header disagrees with the body, or is missing. */
+    private static final int HEADER_MISMATCH = -32020;
+
     /** JSON-RPC "method not found": the node does not (yet) do what tasks/cancel asks. */
     private static final int NOT_IMPLEMENTED = -32601;
 
@@ -65,6 +68,12 @@ final class TasksFeature implements McpFeature {
         String taskId = params instanceof Map<?, ?> map && map.get("taskId") instanceof String id ? id : null;
         if (taskId == null) {
             throw McpException.invalidParams("params.taskId must be the task's id (a string)");
+        }
+        // SEP-2663 routes the tasks methods by Mcp-Name: <taskId>; the SDK checks it for tools only
+        if (!taskId.equals(caller.routedName())) {
+            throw new McpException(HEADER_MISMATCH, caller.routedName() == null
+                    ? "Missing required header: Mcp-Name (the taskId of " + context.method() + ")"
+                    : "Mcp-Name header does not match params.taskId");
         }
         var task = tasks.find(caller.subject(), taskId)
                 .orElseThrow(() -> McpException.invalidParams("Failed to retrieve task: Task not found"));

@@ -1,6 +1,14 @@
 package dev.opledger.mcpserver.internal;
 
+import dev.opledger.claim.LeasedOperation;
+import dev.opledger.graph.ExecutionOutcome;
+import dev.opledger.graph.LeaseGuard;
+import dev.opledger.graph.OperationType;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.modern.McpSchema.AudioContent;
+import io.modelcontextprotocol.modern.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.modern.McpSchema.ClientCapabilities;
 import io.modelcontextprotocol.modern.McpSchema.CallToolResult;
 import io.modelcontextprotocol.modern.McpSchema.Content;
 import io.modelcontextprotocol.modern.McpSchema.EmbeddedResource;
@@ -13,9 +21,12 @@ import io.modelcontextprotocol.modern.server.McpSyncResponse;
 import io.modelcontextprotocol.modern.server.feature.McpSyncTool;
 import io.modelcontextprotocol.modern.server.feature.McpSyncToolRepository;
 import io.modelcontextprotocol.modern.server.feature.ToolsPage;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.annotation.Bean;
@@ -24,10 +35,18 @@ import org.springframework.context.annotation.Primary;
 import org.springframework.context.annotation.Profile;
 
 /**
- * The sync fixture tools (text, error, image, audio, embedded resource, mixed) the official MCP conformance suite calls (scripts/conformance.sh), beside
- * the node's operation tools. Test sources and profile {@code conformance} only: a production node
- * never serves them. The suite's task-supporting fixtures (slow_compute, failing_job, …) are not
- * here: the node's tasks are operations, so they would need a test operation type and graph.
+ * The fixture tools the official MCP conformance suite calls (scripts/conformance.sh), beside the
+ * node's operation tools. Test sources and profile {@code conformance} only: a production node
+ * never serves them.
+ * <ul>
+ *   <li>The sync fixtures (greet, text, error, image, audio, embedded resource, mixed) answer at
+ *       once and make no operation.</li>
+ *   <li>The task fixtures (slow_compute, failing_job, protocol_error_job) are operation types of
+ *       their own, so their tasks are the node's real ones: submitted through the façade, a durable
+ *       {@code mcp_task} row, run by the node's workers, reported by {@code tasks/get}. The suite
+ *       sends no operationId (it knows no such thing), so their tools take a fresh one per call; an
+ *       agent's call of a real operation tool must carry its own.</li>
+ * </ul>
  */
 @Configuration(proxyBeanMethods = false)
 @Profile("conformance")
@@ -59,13 +78,51 @@ class ConformanceFixtures {
                     arguments -> result(TextContent.builder("Multiple content types test:").build(), IMAGE,
                             RESOURCE)));
 
+    /** The client capability a task-only fixture requires: without it, -32021 before the tool runs. */
+    private static final ClientCapabilities TASKS = ClientCapabilities.builder()
+            .extensions(Map.of(TaskView.EXTENSION, Map.of())).build();
+
+    private static final String SLOW_COMPUTE = "slow_compute";
+    private static final String FAILING_JOB = "failing_job";
+    private static final String PROTOCOL_ERROR_JOB = "protocol_error_job";
+
+    /** slow_compute: works for {@code seconds} seconds (0: at once), then succeeds. */
+    @Bean
+    FixtureType conformanceSlowCompute() {
+        return new FixtureType(SLOW_COMPUTE, arguments -> {
+            // the fixture's whole point is to take this long; the suite polls tasks/get meanwhile
+            pause(Duration.ofSeconds(arguments.get("seconds") instanceof Number n ? n.longValue() : 0));
+            return new ExecutionOutcome.Succeeded();
+        });
+    }
+
+    /** failing_job: fails as a tool (the operation FAILED) after about a second; tasks only. */
+    @Bean
+    FixtureType conformanceFailingJob() {
+        return new FixtureType(FAILING_JOB, arguments -> {
+            pause(Duration.ofSeconds(1));
+            return new ExecutionOutcome.Failed("failing_job always fails (a conformance fixture)");
+        });
+    }
+
+    /** protocol_error_job: its run breaks down with an unexpected exception, as a crash would. */
+    @Bean
+    FixtureType conformanceProtocolErrorJob() {
+        return new FixtureType(PROTOCOL_ERROR_JOB, arguments -> {
+            throw new IllegalStateException("protocol_error_job breaks down (a conformance fixture)");
+        });
+    }
+
     @Bean
     @Primary
     McpSyncToolRepository conformanceTools(OperationTools operations) {
         return new McpSyncToolRepository() {
             @Override
             public ToolsPage list(McpRequestContext context, @Nullable String cursor) {
-                List<Tool> all = new ArrayList<>(operations.list(context, cursor).tools());
+                List<Tool> all = new ArrayList<>();
+                for (Tool tool : operations.list(context, cursor).tools()) {
+                    all.add(TASK_FIXTURES.containsKey(tool.name()) ? withoutOperationId(tool) : tool);
+                }
                 FIXTURES.forEach(tool -> all.add(tool.definition()));
                 all.sort((a, b) -> a.name().compareTo(b.name()));
                 return ToolsPage.of(all);
@@ -73,10 +130,87 @@ class ConformanceFixtures {
 
             @Override
             public @Nullable McpSyncTool find(McpRequestContext context, String name) {
+                McpSyncTool operationTool = operations.find(context, name);
+                if (operationTool != null && TASK_FIXTURES.containsKey(name)) {
+                    return taskFixture(operationTool, TASK_FIXTURES.get(name));
+                }
                 return FIXTURES.stream().filter(tool -> tool.definition().name().equals(name)).findFirst()
-                        .orElseGet(() -> operations.find(context, name));
+                        .orElse(operationTool);
             }
         };
+    }
+
+    /** The task fixtures by name, and whether a call must declare the tasks extension. */
+    private static final Map<String, Boolean> TASK_FIXTURES = Map.of(SLOW_COMPUTE, false, FAILING_JOB, true,
+            PROTOCOL_ERROR_JOB, false);
+
+    /** The operation tool under a fresh operationId per call; with {@code tasksOnly}, -32021 without the extension. */
+    private static McpSyncTool taskFixture(McpSyncTool operationTool, boolean tasksOnly) {
+        McpSyncTool.Handler handler = (context, request) -> {
+            Map<String, Object> arguments = new LinkedHashMap<>(
+                    request.arguments() == null ? Map.of() : request.arguments());
+            arguments.put(OperationTools.OPERATION_ID, UUID.randomUUID().toString());
+            return operationTool.handler().call(context, CallToolRequest.builder(request.name()).arguments(arguments)
+                    .meta(request.meta()).build());
+        };
+        Tool definition = withoutOperationId(operationTool.definition());
+        return tasksOnly ? McpSyncTool.of(definition, TASKS, handler) : McpSyncTool.of(definition, handler);
+    }
+
+    private static Tool withoutOperationId(Tool tool) {
+        Map<String, Object> schema = new LinkedHashMap<>(tool.inputSchema());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> properties = new LinkedHashMap<>((Map<String, Object>) schema.get("properties"));
+        properties.remove(OperationTools.OPERATION_ID);
+        schema.put("properties", properties);
+        @SuppressWarnings("unchecked")
+        List<Object> required = new ArrayList<>((List<Object>) schema.get("required"));
+        required.remove(OperationTools.OPERATION_ID);
+        schema.put("required", required);
+        var builder = Tool.builder(tool.name(), schema).annotations(tool.annotations());
+        if (tool.description() != null) {
+            builder.description(tool.description());
+        }
+        return builder.build();
+    }
+
+    /**
+     * A fixture's operation type: arguments schema {@code conformance-fixtures/<name>.schema.json},
+     * and a run that is a function of the arguments.
+     */
+    record FixtureType(String name, Function<Map<String, Object>, ExecutionOutcome> run) implements OperationType {
+
+        @Override
+        public String argumentsSchema() {
+            return "conformance-fixtures/" + name + ".schema.json";
+        }
+
+        @Override
+        public ExecutionOutcome execute(LeasedOperation operation, LeaseGuard lease) {
+            return run.apply(arguments(operation));
+        }
+    }
+
+    private static Map<String, Object> arguments(LeasedOperation operation) {
+        try {
+            Map<String, Object> command = McpJsonDefaults.getMapper().readValue(operation.command(),
+                    new TypeRef<Map<String, Object>>() {
+                    });
+            @SuppressWarnings("unchecked")
+            Map<String, Object> arguments = (Map<String, Object>) command.getOrDefault("arguments", Map.of());
+            return arguments;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static void pause(Duration duration) {
+        try {
+            Thread.sleep(duration);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 
     private static McpSyncTool fixture(String name, String description, Map<String, Object> properties,
