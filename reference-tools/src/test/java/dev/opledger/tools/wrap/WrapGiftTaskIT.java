@@ -15,7 +15,14 @@ import dev.opledger.tools.McpClients;
 import dev.opledger.tools.ReferenceToolsServer;
 import dev.opledger.tools.TestServer;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -84,6 +91,23 @@ class WrapGiftTaskIT {
             assertThat(replied.reply().error()).isTrue();
             assertThat(replied.reply().content()).containsEntry("error", "IDEMPOTENCY_KEY_REUSED");
         });
+        assertThat(server.tasks().ofStep(operation, "wrap")).hasSize(1);
+    }
+
+    @Test
+    void concurrentCallsWithOneKeyMakeOneTask() throws Exception {
+        List<Future<ToolAnswer>> calls = new ArrayList<>();
+        try (ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 8; i++) {
+                calls.add(callers.submit(() -> client.callAllowingTask(WRAP, wrap(1), null)));
+            }
+        }
+        Set<String> taskIds = new HashSet<>();
+        for (Future<ToolAnswer> call : calls) {
+            taskIds.add(started(call.get()));
+        }
+
+        assertThat(taskIds).hasSize(1);
         assertThat(server.tasks().ofStep(operation, "wrap")).hasSize(1);
     }
 
