@@ -17,7 +17,7 @@ import tools.jackson.databind.json.JsonMapper;
  * that check fails with a reason instead of half-running.
  */
 record CheckoutArguments(String sku, int quantity, BigDecimal amount, String currency, String recipient,
-        Optional<String> loyaltyAccount, Optional<String> shippingAddress) {
+        Optional<String> loyaltyAccount, Optional<String> shippingAddress, boolean giftWrap) {
 
     private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {
     };
@@ -51,7 +51,7 @@ record CheckoutArguments(String sku, int quantity, BigDecimal amount, String cur
         return new CheckoutArguments(text(arguments, "sku"), quantity.intValueExact(), amount,
                 text(arguments, "currency"), text(arguments, "recipient"),
                 Optional.ofNullable(optionalText(arguments, "loyaltyAccount")),
-                Optional.ofNullable(optionalText(arguments, "shippingAddress")));
+                Optional.ofNullable(optionalText(arguments, "shippingAddress")), flag(arguments, "giftWrap"));
     }
 
     /** The graph's input: the arguments under their own names. */
@@ -64,6 +64,9 @@ record CheckoutArguments(String sku, int quantity, BigDecimal amount, String cur
         state.put(CheckoutState.RECIPIENT, recipient);
         loyaltyAccount.ifPresent(account -> state.put(CheckoutState.LOYALTY_ACCOUNT, account));
         shippingAddress.ifPresent(address -> state.put(CheckoutState.SHIPPING_ADDRESS, address));
+        if (giftWrap) {
+            state.put(CheckoutState.GIFT_WRAP, true);
+        }
         return state;
     }
 
@@ -84,6 +87,14 @@ record CheckoutArguments(String sku, int quantity, BigDecimal amount, String cur
             return text;
         }
         throw new IllegalArgumentException("'" + name + "' must be a non-empty string");
+    }
+
+    private static boolean flag(Map<?, ?> arguments, String name) {
+        Object value = arguments.get(name);
+        if (value == null || value instanceof Boolean) {
+            return Boolean.TRUE.equals(value);
+        }
+        throw new IllegalArgumentException("'" + name + "' must be true or false");
     }
 
     private static BigDecimal number(Map<?, ?> arguments, String name) {

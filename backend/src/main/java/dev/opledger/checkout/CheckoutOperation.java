@@ -46,6 +46,7 @@ class CheckoutOperation implements OperationType {
         nodes.put(CheckoutStep.CAPTURE, GraphStep.node(new CaptureNode(effects)));
         nodes.put(CheckoutStep.POINTS, GraphStep.node(new CreditPointsNode(effects)));
         nodes.put(CheckoutStep.SHIPPING, GraphStep.node(new SetShippingNode(effects)));
+        nodes.put(CheckoutStep.WRAP, GraphStep.node(new WrapGiftNode(effects)));
         nodes.put(CheckoutStep.RECEIPT, GraphStep.node(new SendReceiptNode(effects)));
         nodes.put(CheckoutStep.RELEASE, GraphStep.node(new ReleaseNode(effects)));
         this.runner = graphs.runner(CheckoutGraph.build(nodes, planner.getIfAvailable(FixedCheckoutPlanner::new)),

@@ -22,6 +22,7 @@ final class CheckoutState extends AgentState {
     static final String RECIPIENT = "recipient";
     static final String LOYALTY_ACCOUNT = "loyaltyAccount";
     static final String SHIPPING_ADDRESS = "shippingAddress";
+    static final String GIFT_WRAP = "giftWrap";
     /** Set by reserve: whether the amount was over the approval limit when the run began. */
     static final String NEEDS_APPROVAL = "needsApproval";
     /** {@code {approved, actor, reason?}}: the person's decision. */
@@ -30,6 +31,7 @@ final class CheckoutState extends AgentState {
     static final String PAYMENT = "payment";
     static final String POINTS = "points";
     static final String SHIPPING = "shipping";
+    static final String WRAP = "wrap";
     static final String RECEIPT = "receipt";
     static final String RELEASE = "release";
 
@@ -75,6 +77,10 @@ final class CheckoutState extends AgentState {
 
     Optional<String> shippingAddress() {
         return value(SHIPPING_ADDRESS);
+    }
+
+    boolean giftWrap() {
+        return this.<Boolean>value(GIFT_WRAP).orElse(false);
     }
 
     /** One point per whole currency unit, with a loyalty account; 0 without one. */

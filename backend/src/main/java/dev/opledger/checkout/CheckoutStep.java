@@ -18,6 +18,11 @@ public enum CheckoutStep {
     POINTS("points"),
     /** set_shipping_address (idempotent); with a shipping address only. */
     SHIPPING("shipping"),
+    /**
+     * wrap_gift (keyed, long-running: its server answers with a task of the MCP tasks extension,
+     * which the gateway stores and polls); with {@code giftWrap: true} only.
+     */
+    WRAP("wrap"),
     /** send_message (never-repeat): the receipt. */
     RECEIPT("receipt"),
     /** release_inventory (keyed): after a rejection, the reservation goes back. */

@@ -4,8 +4,8 @@ import java.util.Map;
 
 /**
  * The checkout's fixed route: reserve → (approval when needed) → capture → (points with a
- * loyalty account and at least one whole currency unit) → (shipping with an address) → receipt;
- * a rejection goes to release instead.
+ * loyalty account and at least one whole currency unit) → (shipping with an address) → (wrap
+ * when a gift wrap is asked for) → receipt; a rejection goes to release instead.
  */
 final class FixedCheckoutPlanner implements CheckoutPlanner {
 
@@ -17,13 +17,18 @@ final class FixedCheckoutPlanner implements CheckoutPlanner {
             case APPROVAL -> state.approved() ? CheckoutStep.CAPTURE : CheckoutStep.RELEASE;
             case CAPTURE -> state.pointsToCredit() > 0 ? CheckoutStep.POINTS : afterPoints(state);
             case POINTS -> afterPoints(state);
-            case SHIPPING -> CheckoutStep.RECEIPT;
+            case SHIPPING -> afterShipping(state);
+            case WRAP -> CheckoutStep.RECEIPT;
             case RECEIPT, RELEASE -> CheckoutStep.END;
             case END -> throw new IllegalArgumentException("nothing follows the end");
         };
     }
 
     private static CheckoutStep afterPoints(CheckoutState state) {
-        return state.shippingAddress().isPresent() ? CheckoutStep.SHIPPING : CheckoutStep.RECEIPT;
+        return state.shippingAddress().isPresent() ? CheckoutStep.SHIPPING : afterShipping(state);
+    }
+
+    private static CheckoutStep afterShipping(CheckoutState state) {
+        return state.giftWrap() ? CheckoutStep.WRAP : CheckoutStep.RECEIPT;
     }
 }

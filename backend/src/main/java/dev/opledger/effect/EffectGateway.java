@@ -9,14 +9,22 @@ import dev.opledger.effect.internal.EffectRecord;
 import dev.opledger.effect.internal.EffectRecords;
 import dev.opledger.effect.internal.RegistryCheck;
 import dev.opledger.effect.internal.StepLocks;
+import dev.opledger.mcp.DownstreamTask;
+import dev.opledger.mcp.TaskCancellation;
+import dev.opledger.mcp.TaskState;
+import dev.opledger.mcp.ToolAnswer;
 import dev.opledger.mcp.ToolClient;
 import dev.opledger.mcp.ToolReply;
 import dev.opledger.mcp.ToolTransportException;
+import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationMdc;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import java.util.function.Supplier;
@@ -36,11 +44,19 @@ import org.springframework.stereotype.Service;
  * effect's lease epoch: when the database refuses STARTED (another node took the operation over)
  * the tool is not called, and the outcome is {@code LeaseLost}; within this node, performs of one
  * step key run one at a time.
+ *
+ * <p>Every call declares the MCP tasks extension: a server may answer with a task instead of the
+ * result. The task's handle is committed to the effect record before the first poll, the task is
+ * polled as often as its server asks, and a run that finds a handle (another node after a crash,
+ * a lease taken over) polls it: it never calls the tool again for that call. The task's end is
+ * the effect's outcome, as a reply would be (docs/mcp.md, "Outbound").
  */
 @Service
 public class EffectGateway {
 
     private static final Logger log = LoggerFactory.getLogger(EffectGateway.class);
+    /** Never faster than this, whatever a server suggests (a pollIntervalMs of 0 would spin). */
+    private static final Duration MIN_POLL_INTERVAL = Duration.ofMillis(50);
 
     private final EffectRecords records;
     private final ClassificationService classification;
@@ -95,6 +111,24 @@ public class EffectGateway {
             return needsReview(effect, otherArgumentsReason(effect, repeatClass, recorded.get(), digest));
         }
         boolean outcomeUnknown = recorded.isPresent() && recorded.get().started() && !supersedes;
+        if (outcomeUnknown && recorded.get().taskId() != null) {
+            // the last call was answered with a task: its outcome is the task's, never a second call's
+            EffectRecord withTask = recorded.get();
+            log.info("step {} of {}: following downstream task {} stored by an earlier run", effect.stepKey(),
+                    effect.tool(), withTask.taskId());
+            TaskEnd end = follow(effect, client, withTask.taskId(), new TaskState.Working(
+                    Objects.requireNonNullElse(withTask.taskStatus(), "working"), null, null),
+                    withTask.taskPollIntervalMs() == null ? null : Duration.ofMillis(withTask.taskPollIntervalMs()));
+            if (end instanceof TaskEnd.Ended ended) {
+                return ended.outcome();
+            }
+            log.warn("step {} of {}: {}; its outcome is unknown", effect.stepKey(), effect.tool(),
+                    ((TaskEnd.Unknown) end).reason());
+            if (repeatClass == RepeatClass.NEVER_REPEAT) {
+                return needsReview(effect, "the downstream task of never-repeat tool " + effect.tool() + " for step "
+                        + effect.stepKey() + ": " + ((TaskEnd.Unknown) end).reason() + "; calling again could do it twice");
+            }
+        }
         if (outcomeUnknown && repeatClass == RepeatClass.NEVER_REPEAT) {
             return needsReview(effect, "a call of never-repeat tool " + effect.tool() + " for step " + effect.stepKey()
                     + " may have run: its outcome is unknown, and calling again could do it twice");
@@ -125,10 +159,9 @@ public class EffectGateway {
             }
             supersedes = false; // from the first STARTED on, the record is this effect's
             crash.at(Point.BEFORE_EFFECT_CALL, effect.stepKey());
-            ToolReply reply;
+            ToolAnswer answer;
             try {
-                reply = toolClass.retry().callTimeout() == null ? client.call(effect.tool(), arguments)
-                        : client.call(effect.tool(), arguments, toolClass.retry().callTimeout());
+                answer = client.callAllowingTask(effect.tool(), arguments, toolClass.retry().callTimeout());
             } catch (ToolTransportException e) {
                 log.warn("call {} of {} for step {}: outcome unknown ({})", call, effect.tool(), effect.stepKey(),
                         e.getMessage());
@@ -141,6 +174,28 @@ public class EffectGateway {
                 continue;
             }
             crash.at(Point.AFTER_TOOL_COMMIT, effect.stepKey());
+            if (answer instanceof ToolAnswer.TaskStarted started) {
+                DownstreamTask task = started.task();
+                if (!records.storeTask(effect, task.taskId(), status(task.state()), message(task.state()),
+                        task.pollInterval())) {
+                    return leaseLost(effect, "its task handle after call " + call);
+                }
+                TaskEnd end = follow(effect, client, task.taskId(), task.state(), task.pollInterval());
+                if (end instanceof TaskEnd.Ended ended) {
+                    return ended.outcome();
+                }
+                String reason = ((TaskEnd.Unknown) end).reason();
+                log.warn("call {} of {} for step {}: {}; its outcome is unknown", call, effect.tool(), effect.stepKey(),
+                        reason);
+                if (repeatClass == RepeatClass.NEVER_REPEAT) {
+                    return needsReview(effect, "the downstream task of never-repeat tool " + effect.tool()
+                            + " for step " + effect.stepKey() + ": " + reason + "; calling again could do it twice");
+                }
+                checkFirst = true;
+                backOff(call, maxCalls, backoff);
+                continue;
+            }
+            ToolReply reply = ((ToolAnswer.Replied) answer).reply();
             if (reply.error()) {
                 if (!records.fail(effect, reply.text())) {
                     return leaseLost(effect, "its FAILED record after call " + call);
@@ -155,6 +210,127 @@ public class EffectGateway {
         }
         return needsReview(effect, effect.tool() + " for step " + effect.stepKey() + " got no answer in "
                 + maxCalls + " calls: its outcome is unknown");
+    }
+
+    /**
+     * Asks the downstream server to cancel the task a step's call is waiting for ({@code
+     * tasks/cancel}, cooperative: the task may still complete, and the run following it records
+     * whatever it ends with). For the operation's cancel, which will call it for the step in flight.
+     */
+    public DownstreamCancel cancelDownstreamTask(OperationId operationId, String stepKey) {
+        Optional<EffectRecords.StoredTask> task = records.taskOf(operationId, stepKey);
+        if (task.isEmpty()) {
+            return new DownstreamCancel.NoTask();
+        }
+        try {
+            TaskCancellation answer = tools.get().cancelTask(task.get().tool(), task.get().taskId());
+            log.info("operation {} step {}: tasks/cancel of {} at {}: {}", operationId, stepKey, task.get().taskId(),
+                    task.get().tool(), answer);
+            return new DownstreamCancel.Requested(task.get().tool(), task.get().taskId(), answer);
+        } catch (ToolTransportException e) {
+            return new DownstreamCancel.Unreachable(task.get().tool(), task.get().taskId(), e.getMessage());
+        }
+    }
+
+    /** How following a downstream task ended: with the effect's outcome, or with its outcome unknown. */
+    private sealed interface TaskEnd {
+        record Ended(EffectOutcome outcome) implements TaskEnd {
+        }
+
+        record Unknown(String reason) implements TaskEnd {
+        }
+    }
+
+    /**
+     * Polls the downstream task until it is terminal, waiting between polls as long as its server
+     * asks ({@code pollIntervalMs}; the node's {@code task-poll-interval} when it says nothing),
+     * and records what each poll found (fenced: a lost lease stops following, and the new holder
+     * polls the same handle). Completed: the reply is the outcome, as a call's would be;
+     * cancelled: a person looks (someone stopped the work; whether part of it happened is not
+     * known); failed (a JSON-RPC error during the work) or not found: the outcome is unknown, for
+     * the repeat class to decide, like a lost answer.
+     */
+    private TaskEnd follow(Effect effect, ToolClient client, String taskId, TaskState first,
+            @Nullable Duration suggested) {
+        Instant deadline = Instant.now().plus(properties.taskTimeout());
+        Duration interval = suggested != null ? suggested : properties.taskPollInterval();
+        TaskState state = first;
+        while (true) {
+            switch (state) {
+                case TaskState.Completed completed -> {
+                    ToolReply reply = completed.reply();
+                    if (reply.error()) {
+                        return new TaskEnd.Ended(records.fail(effect, reply.text()) ? new EffectOutcome.Refused(reply.text())
+                                : leaseLost(effect, "its FAILED record after task " + taskId));
+                    }
+                    if (!records.succeed(effect, reply.content())) {
+                        return new TaskEnd.Ended(leaseLost(effect, "its SUCCEEDED record after task " + taskId));
+                    }
+                    crash.at(Point.AFTER_EFFECT_RECORD, effect.stepKey());
+                    return new TaskEnd.Ended(new EffectOutcome.Done(reply.content(), false));
+                }
+                case TaskState.Cancelled cancelled -> {
+                    records.taskPolled(effect, "cancelled", cancelled.message(), null);
+                    return new TaskEnd.Ended(needsReview(effect, "the downstream task " + taskId + " of "
+                            + effect.tool() + " for step " + effect.stepKey() + " was cancelled"
+                            + (cancelled.message() == null ? "" : " (" + cancelled.message() + ")")
+                            + ": whether part of its work happened is not known"));
+                }
+                case TaskState.Failed failed -> {
+                    records.taskPolled(effect, "failed", failed.message(), null);
+                    return new TaskEnd.Unknown("its downstream task " + taskId + " failed with JSON-RPC error "
+                            + failed.code() + " " + failed.message());
+                }
+                case TaskState.NotFound notFound -> {
+                    return new TaskEnd.Unknown("its downstream task " + taskId + " is not known to the server ("
+                            + notFound.message() + ")");
+                }
+                case TaskState.Working working -> {
+                    if (working.pollInterval() != null) {
+                        interval = working.pollInterval();
+                    }
+                }
+            }
+            if (Instant.now().plus(interval).isAfter(deadline)) {
+                return new TaskEnd.Ended(needsReview(effect, "the downstream task " + taskId + " of " + effect.tool()
+                        + " for step " + effect.stepKey() + " is still " + status(state) + " after "
+                        + properties.taskTimeout() + "; its handle is kept: sending the operation back to the workers"
+                        + " polls it again"));
+            }
+            try {
+                Thread.sleep(interval.compareTo(MIN_POLL_INTERVAL) < 0 ? MIN_POLL_INTERVAL : interval);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                // the node is stopping: the handle stays, and whoever leases the operation next polls it
+                return new TaskEnd.Ended(new EffectOutcome.LeaseLost("step " + effect.stepKey() + " of "
+                        + effect.tool().tool() + ": interrupted while following downstream task " + taskId));
+            }
+            try {
+                state = client.task(effect.tool(), taskId);
+            } catch (ToolTransportException e) {
+                log.warn("step {}: tasks/get {} of {} failed ({}); polling again", effect.stepKey(), taskId,
+                        effect.tool(), e.getMessage());
+                continue;
+            }
+            if (state instanceof TaskState.Working working
+                    && !records.taskPolled(effect, working.status(), working.message(), working.pollInterval())) {
+                return new TaskEnd.Ended(leaseLost(effect, "its record of a poll of task " + taskId));
+            }
+        }
+    }
+
+    private static String status(TaskState state) {
+        return switch (state) {
+            case TaskState.Working working -> working.status();
+            case TaskState.Completed completed -> "completed";
+            case TaskState.Failed failed -> "failed";
+            case TaskState.Cancelled cancelled -> "cancelled";
+            case TaskState.NotFound notFound -> "not found";
+        };
+    }
+
+    private static @Nullable String message(TaskState state) {
+        return state instanceof TaskState.Working working ? working.message() : null;
     }
 
     private Optional<EffectOutcome> landed(Effect effect, EffectCheck check) {

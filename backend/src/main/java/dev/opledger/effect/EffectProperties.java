@@ -2,6 +2,7 @@ package dev.opledger.effect;
 
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
@@ -11,13 +12,29 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param maxCalls calls of one step in one run, the first included
  * @param backoff wait before the second call, doubled for each further one
+ * @param taskPollInterval between two polls of a downstream task whose server suggests no
+ *     interval ({@code pollIntervalMs}); the server's own interval is always honoured
+ * @param taskTimeout how long one run follows a downstream task that is not terminal; then the
+ *     step needs review, with the task's handle kept for the run that resumes it
  */
 @ConfigurationProperties("opledger.effects")
-public record EffectProperties(@DefaultValue("3") int maxCalls, @DefaultValue("200ms") Duration backoff) {
+public record EffectProperties(@DefaultValue("3") int maxCalls, @DefaultValue("200ms") Duration backoff,
+        @DefaultValue("1s") Duration taskPollInterval, @DefaultValue("10m") Duration taskTimeout) {
 
+    @ConstructorBinding
     public EffectProperties {
         if (maxCalls < 1) {
             throw new IllegalArgumentException("opledger.effects.max-calls must be at least 1");
         }
+        if (taskPollInterval.isNegative() || taskPollInterval.isZero() || taskTimeout.isNegative()
+                || taskTimeout.isZero()) {
+            throw new IllegalArgumentException(
+                    "opledger.effects.task-poll-interval and opledger.effects.task-timeout must be positive");
+        }
+    }
+
+    /** Retries only; downstream tasks at their defaults (1 s, 10 min). */
+    public EffectProperties(int maxCalls, Duration backoff) {
+        this(maxCalls, backoff, Duration.ofSeconds(1), Duration.ofMinutes(10));
     }
 }

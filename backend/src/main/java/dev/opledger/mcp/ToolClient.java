@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /** Calls tools of the configured MCP servers. */
 public interface ToolClient {
@@ -17,6 +18,37 @@ public interface ToolClient {
      */
     default ToolReply call(ToolRef tool, Map<String, Object> arguments, Duration timeout) throws ToolTransportException {
         return call(tool, arguments);
+    }
+
+    /**
+     * One {@code tools/call} that declares the MCP tasks extension, so the server may answer with a
+     * task instead of the result. A client or server that does not speak the extension answers with
+     * the reply, as {@link #call(ToolRef, Map, Duration)}.
+     *
+     * @param timeout after which the answer counts as unknown; null: the server's own timeout
+     */
+    default ToolAnswer callAllowingTask(ToolRef tool, Map<String, Object> arguments, @Nullable Duration timeout)
+            throws ToolTransportException {
+        return new ToolAnswer.Replied(timeout == null ? call(tool, arguments) : call(tool, arguments, timeout));
+    }
+
+    /**
+     * {@code tasks/get} of a task the tool's server made ({@link ToolAnswer.TaskStarted}).
+     *
+     * @throws ToolTransportException when the server cannot be reached or does not answer: the task goes on or not
+     */
+    default TaskState task(ToolRef tool, String taskId) throws ToolTransportException {
+        throw new ToolTransportException("reading task " + taskId + " of " + tool + " is not supported by this client");
+    }
+
+    /**
+     * {@code tasks/cancel} of a task the tool's server made: cooperative, the task may still end
+     * otherwise (read it with {@link #task}).
+     *
+     * @throws ToolTransportException when the server cannot be reached or does not answer
+     */
+    default TaskCancellation cancelTask(ToolRef tool, String taskId) throws ToolTransportException {
+        throw new ToolTransportException("cancelling task " + taskId + " of " + tool + " is not supported by this client");
     }
 
     /** The configured servers. */

@@ -18,9 +18,25 @@ class CheckoutArgumentsTest {
                  "currency": "EUR", "recipient": "ann@example.com", "shippingAddress": "1 Main St"}}""");
 
         assertThat(arguments).isEqualTo(new CheckoutArguments("SKU-ESPRESSO", 2, new BigDecimal("49.90"), "EUR",
-                "ann@example.com", Optional.empty(), Optional.of("1 Main St")));
+                "ann@example.com", Optional.empty(), Optional.of("1 Main St"), false));
         assertThat(arguments.asState()).containsOnlyKeys("sku", "quantity", "amount", "currency", "recipient",
                 "shippingAddress");
+    }
+
+    @Test
+    void aGiftWrapIsAskedForWithTrueOnly() {
+        var wrapped = CheckoutArguments.fromCommand("""
+                {"type": "checkout", "arguments": {"sku": "SKU-MUG", "quantity": 1, "amount": 12, "currency": "EUR",
+                 "recipient": "ann@example.com", "giftWrap": true}}""");
+        var unwrapped = CheckoutArguments.fromCommand("""
+                {"type": "checkout", "arguments": {"sku": "SKU-MUG", "quantity": 1, "amount": 12, "currency": "EUR",
+                 "recipient": "ann@example.com", "giftWrap": false}}""");
+
+        assertThat(wrapped.asState()).containsEntry("giftWrap", true);
+        assertThat(unwrapped.asState()).doesNotContainKey("giftWrap");
+        assertThatThrownBy(() -> CheckoutArguments.fromCommand("""
+                {"type": "checkout", "arguments": {"sku": "SKU-MUG", "quantity": 1, "amount": 12, "currency": "EUR",
+                 "recipient": "ann@example.com", "giftWrap": "yes"}}""")).hasMessageContaining("'giftWrap' must be true or false");
     }
 
     @ParameterizedTest

@@ -49,6 +49,15 @@ class FixedCheckoutPlannerTest {
     }
 
     @Test
+    void aGiftWrapComesAfterShippingAndBeforeTheReceipt() {
+        Map<String, Object> state = checkout("49.90", "shippingAddress", "1 Main St");
+        state.put("giftWrap", true);
+
+        assertThat(route(state, false, null)).containsExactly(CheckoutStep.RESERVE, CheckoutStep.CAPTURE,
+                CheckoutStep.SHIPPING, CheckoutStep.WRAP, CheckoutStep.RECEIPT, CheckoutStep.END);
+    }
+
+    @Test
     void lessThanOneWholeUnitEarnsNoPoints() {
         assertThat(route(checkout("0.99", "loyaltyAccount", "ann"), false, null))
                 .doesNotContain(CheckoutStep.POINTS);

@@ -70,6 +70,13 @@ final class Checkouts {
                 operationId, stepKey);
     }
 
+    /** The downstream task's id in the node's effect record of a step, or null without one. */
+    String downstreamTask(String operationId, String stepKey) throws SQLException {
+        return single("SELECT r.task_id FROM effect_record r JOIN operation o ON o.id = r.operation_ref "
+                + "WHERE o.subject_id = ? AND o.operation_id = ?::uuid AND r.step_key = ?", String.class, subject,
+                operationId, stepKey);
+    }
+
     /** The operation's transitions in order, each {@code "<from> -> <to> by <node>: <reason>"}. */
     List<String> transitions(String operationId) throws SQLException {
         try (Connection db = E2eDatabase.connect(database)) {

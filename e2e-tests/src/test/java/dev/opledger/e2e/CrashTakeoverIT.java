@@ -8,7 +8,6 @@ import static org.awaitility.Awaitility.await;
 import com.microsoft.playwright.Page;
 import dev.opledger.testing.TestDatabase;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -152,16 +151,7 @@ class CrashTakeoverIT {
 
     /** A worker node calling the class's tool server, with leases short enough for a quick takeover. */
     private static List<String> worker(String... extra) {
-        List<String> arguments = new ArrayList<>(List.of(
-                "--opledger.attest.mode=optional",
-                "--opledger.worker.concurrency=2",
-                "--opledger.worker.lease=3s",
-                "--opledger.worker.heartbeat=1s",
-                // the PostgreSQL server is shared with other test runs: no more connections than the runs need
-                "--spring.datasource.hikari.maximum-pool-size=6"));
-        arguments.addAll(tools.nodeArguments());
-        arguments.addAll(List.of(extra));
-        return arguments;
+        return tools.takeoverWorkerArguments(extra);
     }
 
     private static void awaitStatus(Checkouts checkouts, ChildNode node, String operationId, String status) {

@@ -103,6 +103,34 @@ final class ReferenceToolsProcess implements AutoCloseable {
                 "--opledger.mcp.servers.reference.url=" + url);
     }
 
+    /**
+     * A worker node calling this server, with leases short enough (3 s) for a quick takeover after
+     * its death, and a pool no larger than its runs need (the PostgreSQL server is shared).
+     */
+    List<String> takeoverWorkerArguments(String... extra) {
+        List<String> arguments = new ArrayList<>(List.of(
+                "--opledger.attest.mode=optional",
+                "--opledger.worker.concurrency=2",
+                "--opledger.worker.lease=3s",
+                "--opledger.worker.heartbeat=1s",
+                "--spring.datasource.hikari.maximum-pool-size=6"));
+        arguments.addAll(nodeArguments());
+        arguments.addAll(List.of(extra));
+        return arguments;
+    }
+
+    /**
+     * The tasks of a step's calls of a task tool that reached this server, oldest first, each
+     * {@code "<status> <polls>"}: one row per tools/call.
+     */
+    List<String> tasksOf(String operationId, String stepKey) throws SQLException {
+        try (Connection db = E2eDatabase.connect(database)) {
+            return E2eQueries.list(db, "SELECT status || ' ' || polls FROM reference_tools.task "
+                    + "WHERE operation_id = ? AND step_key = ? ORDER BY created_at", operationId, stepKey)
+                    .stream().map(String.class::cast).toList();
+        }
+    }
+
     /** The real effects made for an operation, one {@code "<stepKey> <tool>"} per row of the effect log. */
     List<String> effectsOf(String operationId) throws SQLException {
         try (Connection db = E2eDatabase.connect(database)) {

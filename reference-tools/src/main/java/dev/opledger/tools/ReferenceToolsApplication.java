@@ -9,6 +9,8 @@ import dev.opledger.tools.message.MessageTools;
 import dev.opledger.tools.payment.PaymentTools;
 import dev.opledger.tools.points.PointsTools;
 import dev.opledger.tools.shipping.ShippingTools;
+import dev.opledger.tools.task.TaskTools;
+import dev.opledger.tools.wrap.WrapTools;
 import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
@@ -52,7 +54,9 @@ import org.springframework.context.annotation.Import;
         PaymentTools.class,
         MessageTools.class,
         PointsTools.class,
-        ShippingTools.class})
+        ShippingTools.class,
+        TaskTools.class,
+        WrapTools.class})
 public final class ReferenceToolsApplication {
 
     /** The name of the settings file ({@code reference-tools.yaml}). */

@@ -3,6 +3,7 @@ package dev.opledger.tools;
 import dev.opledger.tools.effect.EffectLog;
 import dev.opledger.tools.fault.Faults;
 import dev.opledger.tools.mcp.McpEndpoint;
+import dev.opledger.tools.task.TaskStore;
 import java.net.URI;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -32,6 +33,11 @@ public final class ReferenceToolsServer implements AutoCloseable {
     /** The effect log: one row per real effect. */
     public EffectLog effects() {
         return context.getBean(EffectLog.class);
+    }
+
+    /** The task tools' tasks (one row per call of a task tool that reached the server). */
+    public TaskStore tasks() {
+        return context.getBean(TaskStore.class);
     }
 
     /** Standing faults, to change while it runs ({@link Faults#inject}, {@link Faults#clear}). */

@@ -31,10 +31,12 @@ class ModularityTests {
      */
     private static final Map<String, Set<String>> ALLOWED = Map.ofEntries(
             Map.entry("operation", Set.of()),
+            // the MCP tasks extension (its own Maven module): shared by the MCP server, the client and reference-tools
+            Map.entry("mcptasks", Set.of()),
             Map.entry("audit", Set.of("operation")),
             Map.entry("outbox", Set.of("operation")),
             Map.entry("feed", Set.of("operation")),
-            Map.entry("mcp", Set.of("operation")),
+            Map.entry("mcp", Set.of("mcptasks", "operation")),
             Map.entry("attest", Set.of("audit", "operation")),
             Map.entry("claim", Set.of("audit", "operation", "outbox")),
             Map.entry("classification", Set.of("audit", "mcp", "operation")),
@@ -47,10 +49,10 @@ class ModularityTests {
             Map.entry("submission", Set.of("attest", "claim", "graph", "operation")),
             Map.entry("api", Set.of("attest", "claim", "graph", "operation", "submission")),
             // the node as an MCP server: a channel like api (whose problem types it answers with)
-            Map.entry("mcpserver", Set.of("api", "claim", "graph", "operation", "submission")),
+            Map.entry("mcpserver", Set.of("api", "claim", "graph", "mcptasks", "operation", "submission")),
             Map.entry("node", Set.of("audit", "operation")),
             // reference-tools (its own Maven module, embedded by the local run) uses nothing of the node
-            Map.entry("tools", Set.of()),
+            Map.entry("tools", Set.of("mcptasks")),
             // ui → mcp: the Tools view shows a registered tool's MCP annotations (ToolHints)
             Map.entry("ui", Set.of("attest", "audit", "claim", "classification", "effect", "graph", "mcp", "operation",
                     "outbox", "tools")));

@@ -10,9 +10,12 @@ import org.jspecify.annotations.Nullable;
  * @param argumentDigest the digest of the arguments the record's calls were made with
  *     ({@link ArgumentDigest}); for a record written before digests were stored, computed from its
  *     arguments; null only when those cannot be canonicalised (unknown: equal to no digest)
+ * @param taskId the downstream task the last call was answered with (MCP tasks extension), if any
+ * @param taskPollIntervalMs the interval its server asked for between polls, if it said
  */
 public record EffectRecord(String status, RepeatClass repeatClass, @Nullable Map<String, Object> result,
-        @Nullable String error, int calls, @Nullable String argumentDigest) {
+        @Nullable String error, int calls, @Nullable String argumentDigest, @Nullable String taskId,
+        @Nullable String taskStatus, @Nullable Long taskPollIntervalMs) {
 
     public boolean succeeded() {
         return "SUCCEEDED".equals(status);

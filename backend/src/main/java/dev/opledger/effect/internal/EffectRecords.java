@@ -4,10 +4,12 @@ import dev.opledger.classification.RepeatClass;
 import dev.opledger.effect.Effect;
 import dev.opledger.effect.EffectStatus;
 import dev.opledger.effect.RecordedEffect;
+import dev.opledger.mcp.ToolRef;
 import dev.opledger.operation.OperationId;
 import dev.opledger.outbox.EventType;
 import dev.opledger.outbox.OutboxRow;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -68,10 +70,11 @@ public class EffectRecords {
 
     public Optional<EffectRecord> find(OperationId operationId, String stepKey) {
         return jdbc.query("SELECT e.status, e.repeat_class, e.result::text, e.error, e.calls, e.argument_digest, "
-                        + "e.arguments::text FROM effect_record e "
+                        + "e.arguments::text, e.task_id, e.task_status, e.task_poll_interval_ms FROM effect_record e "
                         + "JOIN operation o ON o.id = e.operation_ref WHERE o.operation_id = ? AND e.step_key = ?",
                 (row, n) -> new EffectRecord(row.getString(1), RepeatClass.valueOf(row.getString(2)), map(row.getString(3)),
-                        row.getString(4), row.getInt(5), digest(row.getString(6), row.getString(7))),
+                        row.getString(4), row.getInt(5), digest(row.getString(6), row.getString(7)), row.getString(8),
+                        row.getString(9), row.getObject(10, Long.class)),
                 operationId.value(), stepKey).stream().findFirst();
     }
 
@@ -139,9 +142,10 @@ public class EffectRecords {
         return fenced(FENCE + """
                 , superseded AS (
                   INSERT INTO effect_record_superseded (operation_ref, step_key, superseded_by, server, tool, repeat_class,
-                      status, idempotency_key, arguments, argument_digest, result, error, calls, started_at, finished_at)
+                      status, idempotency_key, arguments, argument_digest, result, error, calls, started_at, finished_at,
+                      task_id)
                   SELECT e.operation_ref, e.step_key, ?, e.server, e.tool, e.repeat_class, e.status, e.idempotency_key,
-                         e.arguments, e.argument_digest, e.result, e.error, e.calls, e.started_at, e.finished_at
+                         e.arguments, e.argument_digest, e.result, e.error, e.calls, e.started_at, e.finished_at, e.task_id
                   FROM effect_record e JOIN fence ON e.operation_ref = fence.id
                   WHERE ? AND e.step_key = ?
                 ), changed AS (
@@ -151,6 +155,8 @@ public class EffectRecords {
                   ON CONFLICT (operation_ref, step_key) DO UPDATE SET status = 'STARTED', repeat_class = excluded.repeat_class,
                       idempotency_key = excluded.idempotency_key, arguments = excluded.arguments,
                       argument_digest = excluded.argument_digest, error = NULL, finished_at = NULL,
+                      task_id = NULL, task_status = NULL, task_status_message = NULL, task_poll_interval_ms = NULL,
+                      task_polled_at = NULL, task_polls = 0,
                       result = CASE WHEN ? THEN NULL ELSE effect_record.result END,
                       calls = CASE WHEN ? THEN 1 ELSE effect_record.calls + 1 END,
                       started_at = CASE WHEN ? THEN now() ELSE effect_record.started_at END
@@ -161,6 +167,55 @@ public class EffectRecords {
                 effect.stepKey(), effect.tool().server(), effect.tool().tool(), repeatClass.name(), idempotencyKey,
                 json.writeValueAsString(arguments), argumentDigest, supersedes, supersedes, supersedes, supersedes,
                 EventType.AgentToolStarted.name());
+    }
+
+    /** A downstream task a step's call is waiting for: the step's record is STARTED with a handle. */
+    public record StoredTask(ToolRef tool, String taskId) {
+    }
+
+    /** The downstream task in flight for the step, if its record holds one. */
+    public Optional<StoredTask> taskOf(OperationId operationId, String stepKey) {
+        return jdbc.query("SELECT e.server, e.tool, e.task_id FROM effect_record e "
+                        + "JOIN operation o ON o.id = e.operation_ref WHERE o.operation_id = ? AND e.step_key = ? "
+                        + "AND e.status = 'STARTED' AND e.task_id IS NOT NULL",
+                (row, n) -> new StoredTask(new ToolRef(row.getString(1), row.getString(2)), row.getString(3)),
+                operationId.value(), stepKey).stream().findFirst();
+    }
+
+    /**
+     * The downstream task the call was answered with, committed (fenced) before it is polled, so
+     * a run that resumes the step polls it instead of calling again. Only on a STARTED record;
+     * false, and nothing written, when the effect's lease is no longer the operation's.
+     */
+    public boolean storeTask(Effect effect, String taskId, String status, @Nullable String message,
+            @Nullable Duration pollInterval) {
+        return fenced(FENCE + """
+                , changed AS (
+                  UPDATE effect_record e SET task_id = ?, task_status = ?, task_status_message = ?,
+                      task_poll_interval_ms = ?, task_polled_at = NULL, task_polls = 0
+                  FROM fence WHERE e.operation_ref = fence.id AND e.step_key = ? AND e.status = 'STARTED'
+                  RETURNING 1
+                )
+                SELECT EXISTS (SELECT 1 FROM fence)
+                """, effect, taskId, status, message, millis(pollInterval), effect.stepKey());
+    }
+
+    /** What a poll of the downstream task found (still not terminal); false when the lease is lost. */
+    public boolean taskPolled(Effect effect, String status, @Nullable String message, @Nullable Duration pollInterval) {
+        return fenced(FENCE + """
+                , changed AS (
+                  UPDATE effect_record e SET task_status = ?, task_status_message = ?,
+                      task_poll_interval_ms = coalesce(?, e.task_poll_interval_ms), task_polled_at = now(),
+                      task_polls = e.task_polls + 1
+                  FROM fence WHERE e.operation_ref = fence.id AND e.step_key = ? AND e.status = 'STARTED'
+                  RETURNING 1
+                )
+                SELECT EXISTS (SELECT 1 FROM fence)
+                """, effect, status, message, millis(pollInterval), effect.stepKey());
+    }
+
+    private static @Nullable Long millis(@Nullable Duration duration) {
+        return duration == null ? null : duration.toMillis();
     }
 
     /** SUCCEEDED with the result, and its event ({@code AgentToolCompleted}); false when the lease is lost. */

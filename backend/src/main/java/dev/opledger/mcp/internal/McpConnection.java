@@ -1,6 +1,9 @@
 package dev.opledger.mcp.internal;
 
 import dev.opledger.mcp.ListedTool;
+import dev.opledger.mcp.TaskCancellation;
+import dev.opledger.mcp.TaskState;
+import dev.opledger.mcp.ToolAnswer;
 import dev.opledger.mcp.ToolHints;
 import dev.opledger.mcp.ToolReply;
 import java.time.Duration;
@@ -22,6 +25,25 @@ sealed interface McpConnection extends AutoCloseable permits ModernConnection, C
      * {@code timeout} (never more than the server's configured timeout).
      */
     ToolReply call(String tool, Map<String, Object> arguments, Map<String, Object> meta, Duration timeout);
+
+    /**
+     * One {@code tools/call} that declares the tasks extension: the server may answer with a task.
+     * A revision without the extension answers as {@link #call}.
+     */
+    default ToolAnswer callAllowingTask(String tool, Map<String, Object> arguments, Map<String, Object> meta,
+            Duration timeout) {
+        return new ToolAnswer.Replied(call(tool, arguments, meta, timeout));
+    }
+
+    /** {@code tasks/get}; only a revision with the extension has tasks. */
+    default TaskState task(String taskId, Duration timeout) {
+        throw new UnsupportedOperationException("MCP " + protocol() + " has no tasks: task " + taskId + " is unknown");
+    }
+
+    /** {@code tasks/cancel}; only a revision with the extension has tasks. */
+    default TaskCancellation cancelTask(String taskId, Duration timeout) {
+        throw new UnsupportedOperationException("MCP " + protocol() + " has no tasks: task " + taskId + " is unknown");
+    }
 
     /** Every tool the server lists (all pages), as listed. */
     List<ListedTool> listTools();

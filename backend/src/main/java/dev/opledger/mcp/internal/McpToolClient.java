@@ -1,6 +1,9 @@
 package dev.opledger.mcp.internal;
 
 import dev.opledger.mcp.ListedTool;
+import dev.opledger.mcp.TaskCancellation;
+import dev.opledger.mcp.TaskState;
+import dev.opledger.mcp.ToolAnswer;
 import dev.opledger.mcp.ToolClient;
 import dev.opledger.mcp.ToolHints;
 import dev.opledger.mcp.ToolRef;
@@ -13,6 +16,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -56,27 +62,72 @@ public class McpToolClient implements ToolClient, AutoCloseable {
      */
     @Override
     public ToolReply call(ToolRef tool, Map<String, Object> arguments, Duration timeout) throws ToolTransportException {
+        return calling(tool, arguments, timeout, "call", (connection, limit) -> {
+            ToolReply reply = connection.call(tool.tool(), arguments, meta(arguments), limit);
+            log.debug("{} answered {}", tool, reply);
+            return reply;
+        }, Replies::refused);
+    }
+
+    /**
+     * @throws IllegalArgumentException if no server of that name is configured
+     */
+    @Override
+    public ToolAnswer callAllowingTask(ToolRef tool, Map<String, Object> arguments, @Nullable Duration timeout)
+            throws ToolTransportException {
+        return calling(tool, arguments, timeout == null ? server(tool.server()).settings().timeout() : timeout, "call", (connection, limit) -> {
+            ToolAnswer answer = connection.callAllowingTask(tool.tool(), arguments, meta(arguments), limit);
+            log.debug("{} answered {}", tool, answer);
+            return answer;
+        }, refusal -> new ToolAnswer.Replied(Replies.refused(refusal)));
+    }
+
+    /**
+     * @throws IllegalArgumentException if no server of that name is configured
+     */
+    @Override
+    public TaskState task(ToolRef tool, String taskId) throws ToolTransportException {
+        Duration timeout = server(tool.server()).settings().timeout();
+        return calling(tool, Map.of(), timeout, "tasks/get " + taskId + " for", (connection, limit) ->
+                connection.task(taskId, limit), TaskState.NotFound::new);
+    }
+
+    /**
+     * @throws IllegalArgumentException if no server of that name is configured
+     */
+    @Override
+    public TaskCancellation cancelTask(ToolRef tool, String taskId) throws ToolTransportException {
+        Duration timeout = server(tool.server()).settings().timeout();
+        return calling(tool, Map.of(), timeout, "tasks/cancel " + taskId + " for", (connection, limit) ->
+                connection.cancelTask(taskId, limit), refusal -> TaskCancellation.REFUSED);
+    }
+
+    /**
+     * One request to the tool's server, given at most {@code timeout} (never more than the
+     * server's): the server's refusal of the request is {@code refused}'s answer, any other failure
+     * leaves the outcome unknown.
+     */
+    private <T> T calling(ToolRef tool, Map<String, Object> arguments, Duration timeout, String what,
+            BiFunction<McpConnection, Duration, T> request, Function<String, T> refused) throws ToolTransportException {
         ConfiguredServer server = server(tool.server());
         Duration limit = timeout.compareTo(server.settings().timeout()) < 0 ? timeout : server.settings().timeout();
         try (var operation = OperationMdc.put(arguments.get("operationId") instanceof String id ? id : null)) {
             McpConnection connection = server.connection();
-            log.debug("calling {} ({}) with {}", tool, connection.protocol(), arguments);
+            log.debug("{} {} ({}) with {}", what, tool, connection.protocol(), arguments);
             try {
-                ToolReply reply = connection.call(tool.tool(), arguments, meta(arguments), limit);
-                log.debug("{} answered {}", tool, reply);
-                return reply;
+                return request.apply(connection, limit);
             } catch (RuntimeException e) {
                 Optional<String> refusal = Failures.refusal(e);
                 if (refusal.isPresent()) {
                     log.debug("{}: {}", tool, refusal.get());
-                    return Replies.refused(refusal.get());
+                    return refused.apply(refusal.get());
                 }
                 if (Failures.find(e, InterruptedException.class) != null) {
                     Thread.currentThread().interrupt();
                 }
-                log.debug("call of {} failed", tool, e);
+                log.debug("{} {} failed", what, tool, e);
                 server.failed(connection);
-                throw new ToolTransportException("call of " + tool + " (MCP " + connection.protocol() + "): "
+                throw new ToolTransportException(what + " " + tool + " (MCP " + connection.protocol() + "): "
                         + Failures.reason(e, limit) + "; it may or may not have run", e);
             }
         }

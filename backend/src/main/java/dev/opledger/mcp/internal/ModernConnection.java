@@ -1,9 +1,13 @@
 package dev.opledger.mcp.internal;
 
 import dev.opledger.mcp.ListedTool;
+import dev.opledger.mcp.TaskCancellation;
+import dev.opledger.mcp.TaskState;
+import dev.opledger.mcp.ToolAnswer;
 import dev.opledger.mcp.ToolHints;
 import dev.opledger.mcp.ToolReply;
 import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.modern.McpSchema.Implementation;
 import io.modelcontextprotocol.modern.McpSchema.Tool;
 import io.modelcontextprotocol.modern.McpSchema.ToolAnnotations;
@@ -23,7 +27,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The 2026-07-28 revision: stateless, no handshake; every request carries its version and the
- * client's capabilities. Over HTTP each call is one POST, so there is nothing to re-establish.
+ * client's capabilities. Over HTTP each call is one POST, so there is nothing to re-establish. A
+ * call that allows a task, and the task methods, go through {@link TaskRequests}.
  */
 final class ModernConnection implements McpConnection {
 
@@ -33,12 +38,14 @@ final class ModernConnection implements McpConnection {
 
     private final McpClientTransport transport;
     private final McpSyncClient client;
+    private final TaskRequests tasks;
     private final McpProperties.Server server;
 
     private ModernConnection(McpClientTransport transport, McpProperties.Server server) {
         this.transport = transport;
         this.server = server;
         this.client = client(transport, server.timeout());
+        this.tasks = new TaskRequests(transport, McpJsonDefaults.getMapper());
     }
 
     /** A client of the server; a stdio server's process is started now, nothing is sent yet. */
@@ -63,6 +70,26 @@ final class ModernConnection implements McpConnection {
             call = call.callTimeout(timeout).roundTimeout(timeout);
         }
         return Replies.of(call.call());
+    }
+
+    @Override
+    public ToolAnswer callAllowingTask(String tool, Map<String, Object> arguments, Map<String, Object> meta,
+            Duration timeout) {
+        return tasks.call(tool, arguments, meta, limited(timeout));
+    }
+
+    @Override
+    public TaskState task(String taskId, Duration timeout) {
+        return tasks.get(taskId, limited(timeout));
+    }
+
+    @Override
+    public TaskCancellation cancelTask(String taskId, Duration timeout) {
+        return tasks.cancel(taskId, limited(timeout));
+    }
+
+    private Duration limited(Duration timeout) {
+        return timeout.compareTo(server.timeout()) < 0 ? timeout : server.timeout();
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.opledger.mcpserver.internal;
 import dev.opledger.claim.ClaimService;
 import dev.opledger.graph.OperationTypes;
 import dev.opledger.mcpserver.McpServerPaths;
+import dev.opledger.mcptasks.TasksFeature;
 import dev.opledger.submission.SubmissionService;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -73,7 +74,7 @@ class McpServerConfiguration {
                 .serverInfo(Implementation.builder(SERVER_NAME, version).build())
                 .jsonMapper(json)
                 .feature(ToolsFeature.ofSync(tools, json, FACADE_CHECKS_ARGUMENTS, 0, McpSchema.CacheScope.PRIVATE))
-                .feature(new TasksFeature(tasks, claims, properties))
+                .feature(new TasksFeature(new OperationTasks(tasks, claims, properties)))
                 .requestStateCodec(requestStateCodec())
                 .build();
         HttpServletMcpTransport transport = HttpServletMcpTransport.builder(server)

@@ -5,6 +5,7 @@ import dev.opledger.claim.ClaimService;
 import dev.opledger.claim.OperationState;
 import dev.opledger.graph.OperationType;
 import dev.opledger.graph.OperationTypes;
+import dev.opledger.mcptasks.TasksExtension;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationMdc;
 import dev.opledger.submission.Submission;
@@ -109,7 +110,7 @@ final class OperationTools implements McpSyncToolRepository {
                 case SubmissionOutcome.AttestationRefused refused ->
                         throw new IllegalStateException("App Attest refused an agent's attempt: " + refused.detail());
             };
-            if (!declaresTasks(context)) {
+            if (!TasksExtension.declaredBy(context)) {
                 return OperationView.result(operation);
             }
             var task = tasks.createOrFind(caller.subject(), operationId, operation.payloadHash());
@@ -117,12 +118,6 @@ final class OperationTools implements McpSyncToolRepository {
             OperationState now = claims.find(caller.subject(), operationId).orElse(operation);
             return TaskView.created(task, now, properties.pollInterval());
         }
-    }
-
-    static boolean declaresTasks(McpRequestContext context) {
-        var capabilities = context.clientCapabilities();
-        return capabilities != null && capabilities.extensions() != null
-                && capabilities.extensions().containsKey(TaskView.EXTENSION);
     }
 
     private static OperationId operationId(@Nullable Object value) {

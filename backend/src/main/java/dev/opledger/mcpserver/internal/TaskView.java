@@ -1,14 +1,10 @@
 package dev.opledger.mcpserver.internal;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.opledger.claim.OperationState;
-import io.modelcontextprotocol.modern.McpSchema;
-import io.modelcontextprotocol.modern.McpSchema.CallToolResult;
+import dev.opledger.mcptasks.CreateTaskResult;
+import dev.opledger.mcptasks.GetTaskResult;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
-import org.jspecify.annotations.Nullable;
 
 /**
  * A task of the tasks extension as the wire carries it: the task is the operation's handle, its
@@ -25,47 +21,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class TaskView {
 
-    static final String EXTENSION = "io.modelcontextprotocol/tasks";
-
     private TaskView() {
-    }
-
-    /** The reply to a task-augmented {@code tools/call} ({@code resultType: "task"}). */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    record CreateTaskResult(String taskId, String status, @Nullable String statusMessage, String createdAt,
-            String lastUpdatedAt, @JsonInclude(JsonInclude.Include.ALWAYS) @Nullable Long ttlMs, long pollIntervalMs,
-            @JsonProperty("_meta") @Nullable Map<String, Object> meta) implements McpSchema.CallToolOutcome {
-
-        @Override
-        @JsonProperty("resultType")
-        public String resultType() {
-            return "task";
-        }
-    }
-
-    /** The reply to {@code tasks/get} ({@code resultType: "complete"}, as the text says). */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    record GetTaskResult(String taskId, String status, @Nullable String statusMessage, String createdAt,
-            String lastUpdatedAt, @JsonInclude(JsonInclude.Include.ALWAYS) @Nullable Long ttlMs, long pollIntervalMs,
-            @Nullable CallToolResult result, @JsonProperty("_meta") @Nullable Map<String, Object> meta)
-            implements McpSchema.Result {
-
-        @Override
-        @JsonProperty("resultType")
-        public String resultType() {
-            return "complete";
-        }
-    }
-
-    /** The empty acknowledgement of {@code tasks/update}. */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Acknowledgement(@JsonProperty("_meta") @Nullable Map<String, Object> meta) implements McpSchema.Result {
-
-        @Override
-        @JsonProperty("resultType")
-        public String resultType() {
-            return "complete";
-        }
     }
 
     static CreateTaskResult created(TaskStore.StoredTask task, OperationState operation, Duration pollInterval) {
@@ -78,7 +34,7 @@ final class TaskView {
         String status = status(operation);
         return new GetTaskResult(task.taskId(), status, statusMessage(operation), task.createdAt().toString(),
                 lastUpdated(task, operation).toString(), null, pollInterval.toMillis(),
-                "completed".equals(status) ? OperationView.result(operation) : null, null);
+                "completed".equals(status) ? OperationView.result(operation) : null, null, null);
     }
 
     static String status(OperationState operation) {

@@ -4,6 +4,7 @@ import dev.opledger.claim.LeasedOperation;
 import dev.opledger.graph.ExecutionOutcome;
 import dev.opledger.graph.LeaseGuard;
 import dev.opledger.graph.OperationType;
+import dev.opledger.mcptasks.TasksExtension;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.modern.McpSchema.AudioContent;
@@ -80,7 +81,7 @@ class ConformanceFixtures {
 
     /** The client capability a task-only fixture requires: without it, -32021 before the tool runs. */
     private static final ClientCapabilities TASKS = ClientCapabilities.builder()
-            .extensions(Map.of(TaskView.EXTENSION, Map.of())).build();
+            .extensions(Map.of(TasksExtension.ID, Map.of())).build();
 
     private static final String SLOW_COMPUTE = "slow_compute";
     private static final String FAILING_JOB = "failing_job";

@@ -8,7 +8,7 @@ import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 /** SHA-256 (hex) of arguments as JSON with map keys sorted, so equal arguments digest equally. */
-final class ArgumentsDigest {
+public final class ArgumentsDigest {
 
     private static final JsonMapper CANONICAL = JsonMapper.builder()
             .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
@@ -17,7 +17,7 @@ final class ArgumentsDigest {
     private ArgumentsDigest() {
     }
 
-    static String of(Map<String, ?> arguments) {
+    public static String of(Map<String, ?> arguments) {
         try {
             return HexFormat.of().formatHex(
                     MessageDigest.getInstance("SHA-256").digest(CANONICAL.writeValueAsBytes(arguments)));

@@ -1,5 +1,8 @@
 package dev.opledger.tools.mcp;
 
+import dev.opledger.mcptasks.TasksFeature;
+import dev.opledger.tools.task.TaskRunner;
+import dev.opledger.tools.task.TaskStore;
 import io.modelcontextprotocol.modern.McpSchema.Implementation;
 import io.modelcontextprotocol.modern.server.HmacRequestStateCodec;
 import io.modelcontextprotocol.modern.server.McpServer;
@@ -10,7 +13,9 @@ import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.Objects;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
@@ -19,7 +24,9 @@ import org.springframework.context.annotation.Import;
 
 /**
  * The MCP endpoint: both revisions' servers over the same tools, behind one servlet at
- * {@value #ENDPOINT}. The SDK transports are servlets but deliberately not beans, or Spring Boot
+ * {@value #ENDPOINT}; the 2026-07-28 server also serves the task tools and the tasks extension
+ * ({@code tasks/get}, {@code tasks/update}, {@code tasks/cancel}), suggesting
+ * {@code reference-tools.tasks.poll-interval} (500 ms) between polls. The SDK transports are servlets but deliberately not beans, or Spring Boot
  * would also map them at paths of their own.
  */
 @Import(ToolInvoker.class)
@@ -33,12 +40,14 @@ public final class McpEndpoint {
     }
 
     @Bean
-    ServletRegistrationBean<McpEndpointServlet> mcpEndpoint(ToolInvoker invoker) {
+    ServletRegistrationBean<McpEndpointServlet> mcpEndpoint(ToolInvoker invoker, TaskStore tasks, TaskRunner runner,
+            @Value("${reference-tools.tasks.poll-interval:500ms}") Duration pollInterval) {
         String version = Objects.requireNonNullElse(getClass().getPackage().getImplementationVersion(), "dev");
 
         McpServer modernServer = McpServer.builder()
                 .serverInfo(Implementation.builder(SERVER_NAME, version).build())
-                .feature(ToolsFeature.ofSync(new ModernTools(invoker)))
+                .feature(ToolsFeature.ofSync(new ModernTools(invoker, pollInterval)))
+                .feature(new TasksFeature(new ModernTasks(tasks, runner, pollInterval)))
                 .requestStateCodec(requestStateCodec())
                 .build();
         HttpServletMcpTransport modern = HttpServletMcpTransport.builder(modernServer)

@@ -1,0 +1,72 @@
+package dev.opledger.mcpserver.internal;
+
+import dev.opledger.claim.ClaimService;
+import dev.opledger.mcptasks.GetTaskResult;
+import dev.opledger.mcptasks.TaskHandler;
+import io.modelcontextprotocol.modern.McpException;
+import io.modelcontextprotocol.modern.server.McpRequestContext;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The operations' tasks behind the extension's methods ({@code mcptasks.TasksFeature}, which
+ * checks the client's declaration and the task id). {@code tasks/get} reads the task (only the
+ * caller's own: another subject's task id is "not found", -32602, like one that never existed) and
+ * reports its operation's state now ({@link TaskView}); {@code tasks/update} is acknowledged and
+ * changes nothing, since no operation type asks the client for input (the spec says to ignore
+ * responses to requests that are not outstanding); {@code tasks/cancel} is not implemented yet
+ * and says so.
+ */
+final class OperationTasks implements TaskHandler {
+
+    /** JSON-RPC "method not found": the node does not (yet) do what tasks/cancel asks. */
+    private static final int NOT_IMPLEMENTED = -32601;
+
+    /** SEP-2243's HeaderMismatch: a routing header disagrees with the body, or is missing. */
+    private static final int HEADER_MISMATCH = -32020;
+
+    private final TaskStore tasks;
+    private final ClaimService claims;
+    private final McpServerProperties properties;
+
+    OperationTasks(TaskStore tasks, ClaimService claims, McpServerProperties properties) {
+        this.tasks = tasks;
+        this.claims = claims;
+        this.properties = properties;
+    }
+
+    @Override
+    public Optional<GetTaskResult> get(McpRequestContext context, String taskId) {
+        Caller caller = routedCaller(context, taskId);
+        return tasks.find(caller.subject(), taskId).map(task -> {
+            var operation = claims.find(caller.subject(), task.operationId()).orElseThrow(
+                    () -> new IllegalStateException("task " + taskId + " has no operation " + task.operationId()));
+            return TaskView.get(task, operation, properties.pollInterval());
+        });
+    }
+
+    @Override
+    public boolean update(McpRequestContext context, String taskId, Map<?, ?> params) {
+        return tasks.find(routedCaller(context, taskId).subject(), taskId).isPresent();
+    }
+
+    @Override
+    public boolean cancel(McpRequestContext context, String taskId) {
+        if (tasks.find(routedCaller(context, taskId).subject(), taskId).isEmpty()) {
+            return false;
+        }
+        throw new McpException(NOT_IMPLEMENTED, "tasks/cancel is not implemented by this node yet: "
+                + "the task goes on; poll tasks/get for its outcome");
+    }
+
+    /** The caller, once its Mcp-Name names the task: SEP-2663 routes the tasks methods by it; the SDK checks it for tools only. */
+    private static Caller routedCaller(McpRequestContext context, String taskId) {
+        Caller caller = Caller.of(context.transportContext());
+        if (!taskId.equals(caller.routedName())) {
+            throw new McpException(HEADER_MISMATCH, caller.routedName() == null
+                    ? "Missing required header: Mcp-Name (the taskId of " + context.method() + ")"
+                    : "Mcp-Name header does not match params.taskId");
+        }
+        return caller;
+    }
+}
