@@ -86,7 +86,7 @@ class ConsoleToolsIT {
         assertThat(query("SELECT repeat_class || ' ' || source || ' ' || max_calls FROM tool_classification "
                 + "WHERE server = 'reference' AND tool = ?", TOOL)).containsExactly("NEVER_REPEAT ADMIN 1");
         assertThat(query("SELECT actor || ' ' || action FROM console_audit WHERE target = ? AND detail LIKE ?",
-                "reference/" + TOOL, "before: IDEMPOTENT (ANNOTATIONS)%after: NEVER_REPEAT (ADMIN)%reason: e2e: the carrier%"))
+                "reference/" + TOOL, "before: IDEMPOTENT (ANNOTATION)%after: NEVER_REPEAT (ADMIN)%reason: e2e: the carrier%"))
                 .containsExactly("admin EDIT_TOOL_CLASS");
 
         String operation = submitCheckout(node);
