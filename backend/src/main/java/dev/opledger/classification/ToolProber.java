@@ -172,6 +172,7 @@ class ToolProber {
                         + " cannot be made: " + e.getMessage());
             }
             directory = own;
+            probes.sandbox(id, own.toString(), json.writeValueAsString(request.arguments()));
             evidence.put("sandbox", own.toString());
             evidence.put("reads", reads);
             List<Map<String, Object>> prepared = new ArrayList<>();
@@ -193,7 +194,7 @@ class ToolProber {
             if (arguments == null) {
                 return refusedInside();
             }
-            probes.sandbox(id, own.toString(), json.writeValueAsString(arguments));
+            probes.sandbox(id, own.toString(), json.writeValueAsString(arguments)); // as resolved
             Object before = observe("before");
             ToolProbe.Run first = call(tool, arguments);
             Object afterFirst = observe("afterFirst");

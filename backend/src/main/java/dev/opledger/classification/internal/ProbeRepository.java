@@ -55,7 +55,7 @@ public class ProbeRepository {
         });
     }
 
-    /** The sandbox directory a started probe works in. */
+    /** The directory a started probe works in, and its arguments (once resolved in it). */
     public void sandbox(long id, String sandbox, String arguments) {
         jdbc.update("UPDATE tool_probe SET sandbox = ?, arguments = ?::jsonb WHERE id = ? AND status = 'RUNNING'", sandbox,
                 arguments, id);
