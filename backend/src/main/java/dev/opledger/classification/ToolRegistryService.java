@@ -29,6 +29,8 @@ public class ToolRegistryService {
 
     /** The longest reason the audit trail keeps with a change. */
     public static final int MAX_REASON_LENGTH = 500;
+    /** The longest probe request read: its calls and arguments are small, a file's content at most a few pages. */
+    public static final int MAX_PROBE_REQUEST_LENGTH = 64 * 1024;
 
     static final String EDIT_ACTION = "EDIT_TOOL_CLASS";
     static final String ACCEPT_ACTION = "ACCEPT_TOOL_CHANGE";
@@ -143,8 +145,10 @@ public class ToolRegistryService {
     public ProbeOutcome probe(String server, String tool, String request) {
         Authentication who = SecurityContextHolder.getContext().getAuthentication();
         var ref = new ToolRef(server, tool);
-        ProbeOutcome outcome = prober.parse(request)
-                .map(parsed -> prober.probe(ref, parsed, who.getName()))
+        ProbeOutcome outcome = request.length() > MAX_PROBE_REQUEST_LENGTH
+                ? new ProbeOutcome.Refused(server, tool, "the probe's request is longer than "
+                        + MAX_PROBE_REQUEST_LENGTH + " characters")
+                : prober.parse(request).map(parsed -> prober.probe(ref, parsed, who.getName()))
                 .orElseGet(() -> new ProbeOutcome.Refused(server, tool, "the probe's request is not readable: write "
                         + "{\"prepare\": [{\"tool\": …, \"arguments\": {…}}], \"arguments\": {…}}"));
         String detail = switch (outcome) {

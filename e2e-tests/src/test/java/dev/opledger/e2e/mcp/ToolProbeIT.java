@@ -213,6 +213,16 @@ class ToolProbeIT {
         assertThat(refusalsAudited()).isEqualTo(audited + 1);
     }
 
+    @Test
+    void aRequestLongerThan64KiBIsRefusedUnread() {
+        long before = probes();
+        String request = "{\"arguments\": {\"path\": \"big.md\", \"content\": \"" + "x".repeat(70_000) + "\"}}";
+
+        assertThat(registry.probe(FILES, "write_file", request)).isInstanceOfSatisfying(ProbeOutcome.Refused.class,
+                refused -> assertThat(refused.reason()).contains("longer than 65536"));
+        assertThat(probes()).isEqualTo(before);
+    }
+
     private long refusalsAudited() {
         return jdbc.queryForObject("SELECT count(*) FROM console_audit WHERE action = 'RUN_TOOL_PROBE' AND target = ? "
                 + "AND detail LIKE 'refused: %'", Long.class, FILES + "/create_directory");
