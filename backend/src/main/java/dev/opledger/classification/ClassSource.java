@@ -3,7 +3,7 @@ package dev.opledger.classification;
 /** Where a tool's repeat class came from; later sources override earlier ones. */
 public enum ClassSource {
     /** Derived from the tool's MCP annotations. */
-    ANNOTATIONS,
+    ANNOTATION,
     /** Set in {@code opledger.tools.classes}. */
     CONFIGURATION,
     /** Measured by running the tool twice on a sandbox target. */

@@ -66,7 +66,7 @@ public class ClassificationService {
         Optional<ToolClass> recorded = read(tool, hints);
         if (recorded.isEmpty()) {
             // not recorded: the server may only be unreachable now, and a recorded guess would stick
-            return new ToolClass(tool.server(), tool.tool(), RepeatClass.NEVER_REPEAT, ClassSource.ANNOTATIONS, null,
+            return new ToolClass(tool.server(), tool.tool(), RepeatClass.NEVER_REPEAT, ClassSource.ANNOTATION, null,
                     RetryPolicy.DEFAULTS, "no annotations seen: assumed never-repeat", 0);
         }
         cache.put(tool, recorded.get(), readAt);
@@ -77,7 +77,7 @@ public class ClassificationService {
         Optional<ToolClass> recorded = repository.find(tool.server(), tool.tool());
         Optional<ToolClass> fromConfiguration = fromConfiguration(tool);
         if (fromConfiguration.isPresent()) {
-            if (recorded.isEmpty() || recorded.get().source() == ClassSource.ANNOTATIONS
+            if (recorded.isEmpty() || recorded.get().source() == ClassSource.ANNOTATION
                     || (recorded.get().source() == ClassSource.CONFIGURATION
                             && !sameSetting(recorded.get(), fromConfiguration.get()))) {
                 return Optional.of(repository.record(fromConfiguration.get(), null, null));
@@ -248,7 +248,7 @@ public class ClassificationService {
     }
 
     private static ToolClass fromAnnotations(ToolRef tool, ToolHints hints) {
-        return new ToolClass(tool.server(), tool.tool(), derive(hints), ClassSource.ANNOTATIONS, null, RetryPolicy.DEFAULTS,
+        return new ToolClass(tool.server(), tool.tool(), derive(hints), ClassSource.ANNOTATION, null, RetryPolicy.DEFAULTS,
                 "from MCP annotations " + describe(hints), 0);
     }
 

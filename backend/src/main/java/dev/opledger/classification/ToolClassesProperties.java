@@ -1,5 +1,6 @@
 package dev.opledger.classification;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -13,10 +14,41 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * policy; they win over what annotations suggest, and lose to a probe or an admin.
  *
  * @param discoverAtStart list every configured server's tools when the node has started
+ * @param sandboxes per server, the sandbox its write tools may be probed in ({@code
+ *     sandboxes.<server>.directory}); a server without one is never probed
  */
 @ConfigurationProperties("opledger.tools")
 public record ToolClassesProperties(@DefaultValue Map<String, Map<String, Configured>> classes,
-        @DefaultValue("true") boolean discoverAtStart) {
+        @DefaultValue("true") boolean discoverAtStart, @DefaultValue Map<String, Sandbox> sandboxes) {
+
+    public ToolClassesProperties {
+        sandboxes = Map.copyOf(sandboxes);
+    }
+
+    /**
+     * Where a double-run probe may call a server's write tools: a scratch directory inside the
+     * server's allowed roots, on this node's file system (a stdio server the node starts). Each
+     * probe works in a fresh subdirectory of it; its path arguments are relative to that one.
+     *
+     * @param directory an absolute path; created if missing
+     * @param pathArguments the tools' arguments that name a file or directory (a string, or a
+     *     list of strings): they must stay inside the probe's directory
+     * @param treeTool the read tool that lists a directory's tree as JSON ({@code [{name, type,
+     *     children}]})
+     * @param readTool the read tool that returns a file's text
+     */
+    public record Sandbox(Path directory,
+            @DefaultValue({"path", "paths", "source", "destination"}) List<String> pathArguments,
+            @DefaultValue("directory_tree") String treeTool, @DefaultValue("read_text_file") String readTool) {
+
+        public Sandbox {
+            if (directory == null || !directory.isAbsolute()) {
+                throw new IllegalArgumentException("opledger.tools.sandboxes.<server>.directory must be an absolute path");
+            }
+            directory = directory.normalize();
+            pathArguments = List.copyOf(pathArguments);
+        }
+    }
 
     /**
      * @param checkArguments the write's arguments the check tool gets

@@ -1,6 +1,7 @@
 package dev.opledger.classification;
 
 import dev.opledger.audit.AuditService;
+import dev.opledger.classification.internal.ProbeRepository;
 import dev.opledger.mcp.ToolRef;
 import java.time.Duration;
 import java.util.List;
@@ -28,17 +29,27 @@ public class ToolRegistryService {
 
     /** The longest reason the audit trail keeps with a change. */
     public static final int MAX_REASON_LENGTH = 500;
+    /** The longest probe request read: its calls and arguments are small, a file's content at most a few pages. */
+    public static final int MAX_PROBE_REQUEST_LENGTH = 64 * 1024;
 
     static final String EDIT_ACTION = "EDIT_TOOL_CLASS";
     static final String ACCEPT_ACTION = "ACCEPT_TOOL_CHANGE";
     static final String REJECT_ACTION = "REJECT_TOOL_CHANGE";
+    static final String PROBE_ACTION = "RUN_TOOL_PROBE";
+    static final String ACCEPT_PROBE_ACTION = "ACCEPT_TOOL_PROBE";
+    static final String REJECT_PROBE_ACTION = "REJECT_TOOL_PROBE";
 
     private final ClassificationService classification;
     private final AuditService audit;
+    private final ToolProber prober;
+    private final ProbeRepository probes;
 
-    ToolRegistryService(ClassificationService classification, AuditService audit) {
+    ToolRegistryService(ClassificationService classification, AuditService audit, ToolProber prober,
+            ProbeRepository probes) {
         this.classification = classification;
         this.audit = audit;
+        this.prober = prober;
+        this.probes = probes;
     }
 
     public List<RegisteredServer> servers() {
@@ -106,6 +117,90 @@ public class ToolRegistryService {
                     AuditService.clientAddress(who));
         }
         return resolution;
+    }
+
+    /** Whether the server declares a sandbox, so that an admin can probe its write tools. */
+    public boolean sandboxed(String server) {
+        return prober.sandboxed(server);
+    }
+
+    /** The latest probe of every tool that has been probed. */
+    public List<ToolProbe> lastProbes() {
+        return probes.latest();
+    }
+
+    /** The tool's probes, the latest first. */
+    public List<ToolProbe> probes(String server, String tool) {
+        return probes.of(server, tool);
+    }
+
+    /**
+     * Runs the double-run probe of a write tool in its server's sandbox ({@link ToolProber}), now,
+     * and records it; its suggestion waits for {@link #decideProbe}. {@code request} is JSON:
+     * {@code {"prepare": [{"tool": …, "arguments": {…}}], "arguments": {…}}}. A request that cannot
+     * be read, a tool without a sandbox, or a path outside it is {@link ProbeOutcome.Refused} with
+     * nothing called. Audited whatever the outcome.
+     */
+    @PreAuthorize("hasRole('ADMIN')")
+    public ProbeOutcome probe(String server, String tool, String request) {
+        Authentication who = SecurityContextHolder.getContext().getAuthentication();
+        var ref = new ToolRef(server, tool);
+        ProbeOutcome outcome = request.length() > MAX_PROBE_REQUEST_LENGTH
+                ? new ProbeOutcome.Refused(server, tool, "the probe's request is longer than "
+                        + MAX_PROBE_REQUEST_LENGTH + " characters")
+                : prober.parse(request).map(parsed -> prober.probe(ref, parsed, who.getName()))
+                .orElseGet(() -> new ProbeOutcome.Refused(server, tool, "the probe's request is not readable: write "
+                        + "{\"prepare\": [{\"tool\": …, \"arguments\": {…}}], \"arguments\": {…}}"));
+        String detail = switch (outcome) {
+            case ProbeOutcome.Probed probed -> "probe " + probed.probe().id() + ": second run "
+                    + probed.probe().secondRun() + ", suggests " + probed.probe().suggested() + " ("
+                    + probed.probe().explanation() + ") in " + probed.probe().wallMillis() + " ms";
+            case ProbeOutcome.Refused refused -> "refused: " + refused.reason();
+            case ProbeOutcome.AlreadyRunning running -> "refused: probe " + running.probeId() + " of the tool is running";
+        };
+        audit.record(who.getName(), PROBE_ACTION, target(ref), detail + "; request: " + shortened(request),
+                AuditService.clientAddress(who));
+        return outcome;
+    }
+
+    /**
+     * Accepts a probe's suggestion — the tool's class becomes it, source PROBE, the retry policy
+     * kept — if the tool is still at {@code readVersion} (optimistic locking, as for an edit), or
+     * rejects it (the class stays). Audited with the class before and after, in one transaction.
+     */
+    @PreAuthorize("hasRole('ADMIN')")
+    @Transactional
+    public ProbeDecision decideProbe(long probeId, boolean accept, long readVersion, String reason) {
+        String why = required(reason);
+        Authentication who = SecurityContextHolder.getContext().getAuthentication();
+        Optional<ToolProbe> locked = probes.lockForDecision(probeId);
+        if (locked.isEmpty()) {
+            return new ProbeDecision.NotFound(probeId);
+        }
+        ToolProbe probe = locked.get();
+        if (probe.decision() != ToolProbe.Decision.OPEN || probe.suggested() == null) {
+            return new ProbeDecision.NotOpen(probeId, probe.decision());
+        }
+        var ref = new ToolRef(probe.server(), probe.tool());
+        RegisteredTool before = classification.tool(ref).orElseThrow();
+        if (accept) {
+            var suggested = new ToolClass(ref.server(), ref.tool(), probe.suggested(), ClassSource.PROBE, null,
+                    before.toolClass().retry(), "probe " + probeId + ": " + probe.explanation() + "; " + why, readVersion);
+            if (!classification.update(suggested, readVersion, who.getName())) {
+                return new ProbeDecision.ChangedMeanwhile(classification.tool(ref).orElseThrow());
+            }
+        }
+        probes.decide(probeId, accept, who.getName(), why);
+        RegisteredTool after = classification.tool(ref).orElseThrow();
+        audit.record(who.getName(), accept ? ACCEPT_PROBE_ACTION : REJECT_PROBE_ACTION, target(ref), "probe " + probeId
+                + " suggests " + probe.suggested() + " (second run " + probe.secondRun() + "); before: "
+                + describe(before.toolClass()) + "; after: " + describe(after.toolClass()) + "; reason: " + why,
+                AuditService.clientAddress(who));
+        return new ProbeDecision.Decided(probes.probe(probeId).orElseThrow(), after);
+    }
+
+    private static String shortened(String text) {
+        return text.length() <= MAX_REASON_LENGTH ? text : text.substring(0, MAX_REASON_LENGTH) + "…";
     }
 
     /** How the audit trail and the console write a class: {@code IDEMPOTENT (ADMIN), check …, retry …}. */

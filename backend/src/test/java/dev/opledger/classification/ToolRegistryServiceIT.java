@@ -77,7 +77,7 @@ class ToolRegistryServiceIT {
         assertThat(next.reason()).isEqualTo("charges twice on retry");
         assertThat(audit()).containsExactly(Map.of("actor", "admin", "action", "EDIT_TOOL_CLASS",
                 "target", tool.server() + "/" + tool.tool(),
-                "detail", "before: IDEMPOTENT (ANNOTATIONS), retry node defaults; after: NEVER_REPEAT (ADMIN), retry "
+                "detail", "before: IDEMPOTENT (ANNOTATION), retry node defaults; after: NEVER_REPEAT (ADMIN), retry "
                         + "max 1 calls, backoff 50 ms, timeout 2000 ms; reason: charges twice on retry"));
     }
 
@@ -176,8 +176,8 @@ class ToolRegistryServiceIT {
         assertThat(audit()).singleElement().satisfies(row -> {
             assertThat(row).containsEntry("action", "REJECT_TOOL_CHANGE").containsEntry("actor", "admin");
             assertThat(row.get("detail").toString()).startsWith("SCHEMA change " + change + ": recorded ")
-                    .contains("\"string\"").contains("before: IDEMPOTENT (ANNOTATIONS)")
-                    .endsWith("after: IDEMPOTENT (ANNOTATIONS), retry node defaults; reason: the server's schema change is a bug");
+                    .contains("\"string\"").contains("before: IDEMPOTENT (ANNOTATION)")
+                    .endsWith("after: IDEMPOTENT (ANNOTATION), retry node defaults; reason: the server's schema change is a bug");
         });
     }
 

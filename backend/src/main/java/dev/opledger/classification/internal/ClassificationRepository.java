@@ -70,7 +70,7 @@ public class ClassificationRepository {
 
     /**
      * Records a class unless one from a stronger source is there (ADMIN > PROBE > CONFIGURATION >
-     * ANNOTATIONS); returns what is recorded afterwards.
+     * ANNOTATION); returns what is recorded afterwards.
      */
     public ToolClass record(ToolClass toolClass, @Nullable ToolHints hints, @Nullable String actor) {
         transaction.executeWithoutResult(status -> {
@@ -89,8 +89,8 @@ public class ClassificationRepository {
                         check_result_fields = excluded.check_result_fields, max_calls = excluded.max_calls,
                         backoff_ms = excluded.backoff_ms, call_timeout_ms = excluded.call_timeout_ms,
                         updated_at = now(), updated_by = excluded.updated_by, version = tool_classification.version + 1
-                    WHERE array_position(ARRAY['ANNOTATIONS', 'CONFIGURATION', 'PROBE', 'ADMIN'], tool_classification.source)
-                       <= array_position(ARRAY['ANNOTATIONS', 'CONFIGURATION', 'PROBE', 'ADMIN'], excluded.source)
+                    WHERE array_position(ARRAY['ANNOTATION', 'CONFIGURATION', 'PROBE', 'ADMIN'], tool_classification.source)
+                       <= array_position(ARRAY['ANNOTATION', 'CONFIGURATION', 'PROBE', 'ADMIN'], excluded.source)
                     """, toolClass.server(), toolClass.tool(), toolClass.repeatClass().name(), toolClass.source().name(),
                     toolClass.checkTool(), toolClass.reason(), hints == null ? null : hints.readOnly(),
                     hints == null ? null : hints.idempotent(), hints == null ? null : hints.destructive(), actor,
@@ -264,7 +264,7 @@ public class ClassificationRepository {
                         if (derived != null) {
                             jdbc.update("""
                                     UPDATE tool_classification SET repeat_class = ?, reason = ?
-                                    WHERE server = ? AND tool = ? AND source = 'ANNOTATIONS'
+                                    WHERE server = ? AND tool = ? AND source = 'ANNOTATION'
                                     """, derived.repeatClass().name(), derived.reason(), change.server(), change.tool());
                         }
                     }

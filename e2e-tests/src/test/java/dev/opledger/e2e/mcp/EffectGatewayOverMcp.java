@@ -156,7 +156,7 @@ abstract class EffectGatewayOverMcp {
         assertThat(classification.classOf(tool("set_shipping_address"), Optional::empty))
                 .satisfies(toolClass -> {
                     assertThat(toolClass.repeatClass()).isEqualTo(RepeatClass.IDEMPOTENT);
-                    assertThat(toolClass.source()).isEqualTo(ClassSource.ANNOTATIONS);
+                    assertThat(toolClass.source()).isEqualTo(ClassSource.ANNOTATION);
                 });
         assertThat(outcome).isInstanceOfSatisfying(EffectOutcome.Done.class,
                 done -> assertThat(done.result()).containsEntry("orderId", order).containsEntry("changed", false));

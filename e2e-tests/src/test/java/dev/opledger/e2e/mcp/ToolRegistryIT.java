@@ -159,7 +159,7 @@ class ToolRegistryIT {
         });
         assertThat(tool(REFERENCE, "get_product")).satisfies(tool -> {
             assertThat(tool.toolClass().repeatClass()).isEqualTo(RepeatClass.READ);
-            assertThat(tool.toolClass().source()).isEqualTo(ClassSource.ANNOTATIONS);
+            assertThat(tool.toolClass().source()).isEqualTo(ClassSource.ANNOTATION);
             assertThat(tool.hints().readOnly()).isTrue();
             assertThat(tool.inputSchema()).extractingByKey("properties").asInstanceOf(
                     org.assertj.core.api.InstanceOfAssertFactories.MAP).containsKey("sku");
@@ -168,7 +168,7 @@ class ToolRegistryIT {
         });
         assertThat(tool(REFERENCE, "send_message").toolClass()).satisfies(toolClass -> {
             assertThat(toolClass.repeatClass()).isEqualTo(RepeatClass.NEVER_REPEAT);
-            assertThat(toolClass.source()).isEqualTo(ClassSource.ANNOTATIONS);
+            assertThat(toolClass.source()).isEqualTo(ClassSource.ANNOTATION);
             assertThat(toolClass.retry()).isEqualTo(RetryPolicy.DEFAULTS);
         });
         assertThat(tool(REFERENCE, "reserve_inventory").toolClass()).satisfies(toolClass -> {
@@ -198,7 +198,7 @@ class ToolRegistryIT {
         assertThat(tool(FILES, "move_file").toolClass().repeatClass()).isEqualTo(RepeatClass.NEVER_REPEAT);
         assertThat(tool(FILES, "read_text_file").toolClass().repeatClass()).isEqualTo(RepeatClass.READ);
         assertThat(classification.tools(FILES)).allSatisfy(tool -> {
-            assertThat(tool.toolClass().source()).isEqualTo(ClassSource.ANNOTATIONS);
+            assertThat(tool.toolClass().source()).isEqualTo(ClassSource.ANNOTATION);
             assertThat(tool.flagged()).isFalse();
         });
     }
@@ -254,7 +254,7 @@ class ToolRegistryIT {
     void aToolTheServerNoLongerListsIsFlaggedAsRemoved() {
         jdbc.update("""
                 INSERT INTO tool_classification (server, tool, repeat_class, source, reason, input_schema, annotations)
-                VALUES (?, 'retired_tool', 'NEVER_REPEAT', 'ANNOTATIONS', 'listed once', '{"type":"object"}', '{}')
+                VALUES (?, 'retired_tool', 'NEVER_REPEAT', 'ANNOTATION', 'listed once', '{"type":"object"}', '{}')
                 """, REMOVALS);
 
         Discovery discovery = classification.discover(REMOVALS);

@@ -2,6 +2,8 @@ package dev.opledger.ui.tools;
 
 import dev.opledger.classification.RegisteredTool;
 import dev.opledger.classification.ToolChange;
+import dev.opledger.classification.ToolProbe;
+import dev.opledger.ui.Formats;
 import dev.opledger.mcp.ToolHints;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,5 +51,22 @@ final class ToolText {
             case REMOVED -> "no longer listed by the server";
             case SCHEMA, ANNOTATIONS -> "recorded " + change.recorded() + " → listed " + change.listed();
         };
+    }
+
+    /** {@code 2026-12-01 15:40:02 · second run NO_OP · suggests IDEMPOTENT (open)}. */
+    static String probe(ToolProbe probe) {
+        String when = Formats.instant(probe.startedAt());
+        if (probe.status() == ToolProbe.Status.RUNNING) {
+            return when + " · running";
+        }
+        String what = probe.secondRun() == null ? "no verdict" : "second run " + probe.secondRun().name();
+        String suggestion = probe.suggested() == null ? "suggests nothing"
+                : "suggests " + probe.suggested().name() + " (" + probe.decision().name().toLowerCase() + ")";
+        return when + " · " + what + " · " + suggestion;
+    }
+
+    /** {@code OK in 12 ms: Successfully wrote to …}. */
+    static String run(ToolProbe.@Nullable Run run) {
+        return run == null ? "not run" : run.outcome().name() + " in " + run.millis() + " ms: " + run.reply();
     }
 }

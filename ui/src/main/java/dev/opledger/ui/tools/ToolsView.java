@@ -1,11 +1,13 @@
 package dev.opledger.ui.tools;
 
+import com.vaadin.flow.component.Component;
 import com.vaadin.flow.component.button.Button;
 import com.vaadin.flow.component.button.ButtonVariant;
 import com.vaadin.flow.component.grid.Grid;
 import com.vaadin.flow.component.html.H2;
 import com.vaadin.flow.component.html.H3;
 import com.vaadin.flow.component.html.Paragraph;
+import com.vaadin.flow.component.html.Span;
 import com.vaadin.flow.component.notification.Notification;
 import com.vaadin.flow.component.orderedlayout.FlexComponent;
 import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
@@ -18,20 +20,26 @@ import com.vaadin.flow.spring.security.AuthenticationContext;
 import dev.opledger.classification.ChangeResolution;
 import dev.opledger.classification.RegisteredServer;
 import dev.opledger.classification.RegisteredTool;
+import dev.opledger.classification.RepeatClass;
 import dev.opledger.classification.ToolChange;
+import dev.opledger.classification.ToolProbe;
 import dev.opledger.classification.ToolRegistryService;
+import dev.opledger.mcp.ToolRef;
 import dev.opledger.ui.ConsoleRoles;
 import dev.opledger.ui.Formats;
 import dev.opledger.ui.MainLayout;
 import jakarta.annotation.security.RolesAllowed;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * The tool registry: every configured server, every tool with its repeat class, where that came
  * from, its annotations, retry policy and check, and the changes its server made that wait for a
- * person. ADMIN edits a class or policy and accepts or rejects a change, each with a reason
- * (the façade refuses anyone else, whatever the page shows); SUPPORT sees the same without the
- * buttons.
+ * person, and each tool's last double-run probe with its evidence. ADMIN edits a class or policy,
+ * accepts or rejects a change, runs a probe on a tool of a sandboxed server and accepts or rejects
+ * its suggestion, each with a reason (the façade refuses anyone else, whatever the page shows);
+ * SUPPORT sees the same without the buttons.
  */
 @Route(value = MainLayout.TOOLS_PATH, layout = MainLayout.class)
 @PageTitle("Tools · opledger console")
@@ -43,6 +51,7 @@ class ToolsView extends VerticalLayout implements BeforeEnterObserver {
     private final Grid<RegisteredServer> servers = new Grid<>();
     private final Grid<RegisteredTool> tools = new Grid<>();
     private final Grid<ToolChange> changes = new Grid<>();
+    private Map<ToolRef, ToolProbe> lastProbes = Map.of();
 
     ToolsView(ToolRegistryService registry, AuthenticationContext authentication) {
         this.registry = registry;
@@ -76,12 +85,21 @@ class ToolsView extends VerticalLayout implements BeforeEnterObserver {
         tools.addColumn(ToolText::check).setHeader("Check").setAutoWidth(true);
         tools.addColumn(tool -> Formats.orDash(tool.toolClass().reason())).setHeader("Reason").setKey("reason");
         tools.addColumn(ToolText::flagged).setHeader("Flagged changes").setAutoWidth(true);
+        tools.addComponentColumn(this::lastProbe).setHeader("Last probe").setKey("probe").setAutoWidth(true);
         if (admin) {
             tools.addComponentColumn(tool -> {
+                String id = tool.toolClass().server() + "-" + tool.toolClass().tool();
                 var edit = new Button("Edit", click -> askToEdit(tool));
-                edit.setId("edit-" + tool.toolClass().server() + "-" + tool.toolClass().tool());
+                edit.setId("edit-" + id);
                 edit.addThemeVariants(ButtonVariant.SMALL);
-                return edit;
+                var actions = new HorizontalLayout(edit);
+                if (registry.sandboxed(tool.toolClass().server()) && tool.toolClass().repeatClass() != RepeatClass.READ) {
+                    var probe = new Button("Run probe", click -> askToProbe(tool));
+                    probe.setId("probe-" + id);
+                    probe.addThemeVariants(ButtonVariant.SMALL);
+                    actions.add(probe);
+                }
+                return actions;
             }).setHeader("").setKey("edit").setAutoWidth(true);
         }
         tools.setAllRowsVisible(true);
@@ -117,6 +135,8 @@ class ToolsView extends VerticalLayout implements BeforeEnterObserver {
     }
 
     private void load() {
+        lastProbes = registry.lastProbes().stream().collect(Collectors.toMap(
+                probe -> new ToolRef(probe.server(), probe.tool()), probe -> probe));
         servers.setItems(registry.servers());
         List<RegisteredTool> all = registry.tools();
         tools.setItems(all);
@@ -126,6 +146,39 @@ class ToolsView extends VerticalLayout implements BeforeEnterObserver {
     private void askToEdit(RegisteredTool tool) {
         new ToolEditDialog(tool, edit -> registry.edit(tool.toolClass().server(), tool.toolClass().tool(),
                 edit.readVersion(), edit.repeatClass(), edit.check(), edit.retry(), edit.reason()), this::load).open();
+    }
+
+    /** The tool's last probe in a line, and a button to see it with its evidence (and, for an admin, decide). */
+    private Component lastProbe(RegisteredTool tool) {
+        ToolProbe probe = lastProbes.get(new ToolRef(tool.toolClass().server(), tool.toolClass().tool()));
+        if (probe == null) {
+            return new Span("never");
+        }
+        var line = new Span(ToolText.probe(probe));
+        var details = new Button("Details", click -> show(probe, tool.toolClass().version()));
+        details.setId("probe-details-" + tool.toolClass().server() + "-" + tool.toolClass().tool());
+        details.addThemeVariants(ButtonVariant.SMALL, ButtonVariant.TERTIARY);
+        var cell = new HorizontalLayout(line, details);
+        cell.setAlignItems(FlexComponent.Alignment.BASELINE);
+        return cell;
+    }
+
+    private void askToProbe(RegisteredTool tool) {
+        new RunProbeDialog(tool, request -> registry.probe(tool.toolClass().server(), tool.toolClass().tool(), request),
+                probe -> {
+                    load();
+                    show(probe, tool.toolClass().version());
+                }).open();
+    }
+
+    /** @param readVersion the tool's version as this view shows it: an accept on a stale view changes nothing */
+    private void show(ToolProbe probe, long readVersion) {
+        new ProbeDialog(probe, admin ? decision -> registry.decideProbe(probe.id(), decision.accept(), readVersion,
+                decision.reason()) : null, () -> {
+                    Notification.show("Suggestion " + (probe.suggested() == null ? "" : probe.suggested().name() + " ")
+                            + "decided.");
+                    load();
+                }).open();
     }
 
     private void askToResolve(ToolChange change, boolean accept) {
