@@ -1,5 +1,6 @@
 package dev.opledger.mcpserver.internal;
 
+import dev.opledger.claim.CancelService;
 import dev.opledger.claim.ClaimService;
 import dev.opledger.graph.OperationTypes;
 import dev.opledger.mcpserver.McpServerPaths;
@@ -66,14 +67,14 @@ class McpServerConfiguration {
 
     @Bean
     McpServerServlet.McpServerTransport mcpServerTransport(McpSyncToolRepository tools, ClaimService claims,
-            TaskStore tasks, McpServerProperties properties) {
+            CancelService cancels, TaskStore tasks, McpServerProperties properties) {
         McpJsonMapper json = McpJsonDefaults.getMapper();
         String version = Objects.requireNonNullElse(getClass().getPackage().getImplementationVersion(), "dev");
         McpServer server = McpServer.builder()
                 .serverInfo(Implementation.builder(SERVER_NAME, version).build())
                 .jsonMapper(json)
                 .feature(ToolsFeature.ofSync(tools, json, FACADE_CHECKS_ARGUMENTS, 0, McpSchema.CacheScope.PRIVATE))
-                .feature(new TasksFeature(tasks, claims, properties))
+                .feature(new TasksFeature(tasks, claims, cancels, properties))
                 .requestStateCodec(requestStateCodec())
                 .build();
         HttpServletMcpTransport transport = HttpServletMcpTransport.builder(server)
