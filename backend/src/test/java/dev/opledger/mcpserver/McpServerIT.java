@@ -332,6 +332,23 @@ class McpServerIT {
     }
 
     @Test
+    void aRunningTasksCancelLeavesItWorkingWithAStatusMessageUntilTheWorkerMeetsIt() {
+        String taskId = (String) McpAgent.result(agent.callTool("checkout", checkout(operationId, 1), true))
+                .get("taskId");
+        var id = dev.opledger.operation.OperationId.parse(operationId);
+        lifecycle.lease("mcp-it-node", 1000, Duration.ofMinutes(1)).stream()
+                .filter(leased -> leased.operationId().equals(id)).findFirst().orElseThrow();
+
+        assertThat(McpAgent.result(agent.request("tasks/cancel", Map.of("taskId", taskId), true, taskId)))
+                .containsEntry("resultType", "complete");
+
+        assertThat(McpAgent.result(agent.getTask(taskId))).containsEntry("status", "working")
+                .satisfies(task -> assertThat((String) task.get("statusMessage"))
+                        .endsWith("A cancel was requested: the run stops at its next step boundary, before any further "
+                                + "effect."));
+    }
+
+    @Test
     void thirtyTwoConcurrentIdenticalCallsMakeOneTask() throws Exception {
         int calls = 32;
         var start = new CountDownLatch(1);

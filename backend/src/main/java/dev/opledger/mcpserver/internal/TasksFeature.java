@@ -4,6 +4,7 @@ import dev.opledger.claim.CancelChannel;
 import dev.opledger.claim.CancelOutcome;
 import dev.opledger.claim.CancelService;
 import dev.opledger.claim.ClaimService;
+import dev.opledger.claim.LifecycleService;
 import io.modelcontextprotocol.modern.McpException;
 import io.modelcontextprotocol.modern.McpSchema;
 import io.modelcontextprotocol.modern.McpSchema.ClientCapabilities;
@@ -38,12 +39,15 @@ final class TasksFeature implements McpFeature {
     private final TaskStore tasks;
     private final ClaimService claims;
     private final CancelService cancels;
+    private final LifecycleService lifecycle;
     private final McpServerProperties properties;
 
-    TasksFeature(TaskStore tasks, ClaimService claims, CancelService cancels, McpServerProperties properties) {
+    TasksFeature(TaskStore tasks, ClaimService claims, CancelService cancels, LifecycleService lifecycle,
+            McpServerProperties properties) {
         this.tasks = tasks;
         this.claims = claims;
         this.cancels = cancels;
+        this.lifecycle = lifecycle;
         this.properties = properties;
     }
 
@@ -79,7 +83,7 @@ final class TasksFeature implements McpFeature {
             case GET -> {
                 var operation = claims.find(caller.subject(), task.operationId()).orElseThrow(
                         () -> new IllegalStateException("task " + taskId + " has no operation " + task.operationId()));
-                yield TaskView.get(task, operation, properties.pollInterval());
+                yield TaskView.get(task, operation, lifecycle.cancel(task.operationId()), properties.pollInterval());
             }
             case UPDATE -> new TaskView.Acknowledgement(null);
             case CANCEL -> switch (cancels.cancelOwn(caller.subject(), task.operationId(), CancelChannel.MCP)) {
