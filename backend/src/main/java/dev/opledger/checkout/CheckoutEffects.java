@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  * How a checkout step makes its effect: only while the lease is held, always through the effect
  * gateway under the step's key and the lease's fence, and with the gateway's outcome turned into
  * the step's state update or into the operation's end (refused → FAILED, needs review →
- * NEEDS_REVIEW, a record refused for a lost lease → the run stops).
+ * NEEDS_REVIEW, a record refused for a lost lease → the run stops, STARTED refused for a cancel
+ * requested → the run stops CANCELLED).
  */
 final class CheckoutEffects {
 
@@ -47,6 +48,7 @@ final class CheckoutEffects {
             case EffectOutcome.NeedsReview review ->
                     StepResult.stop(new ExecutionOutcome.NeedsReview(step.key() + ": " + review.reason()));
             case EffectOutcome.LeaseLost lost -> StepResult.stop(new ExecutionOutcome.LeaseLost(lost.refused()));
+            case EffectOutcome.CancelRequested cancel -> StepResult.stop(new ExecutionOutcome.Cancelled(cancel.detail()));
         };
     }
 

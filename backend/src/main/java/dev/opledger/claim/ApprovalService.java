@@ -77,7 +77,7 @@ public class ApprovalService {
     }
 
     /** Stripped; null when blank; refused when longer than {@link #MAX_REASON_LENGTH}. */
-    private static @Nullable String optional(@Nullable String text) {
+    static @Nullable String optional(@Nullable String text) {
         if (text == null || text.isBlank()) {
             return null;
         }

@@ -54,7 +54,9 @@ public class LifecycleService {
     /**
      * Ends a run the node holds in the fence's epoch: RUNNING → {@code to}, the lease released.
      * False, and nothing written, when the node no longer holds that lease (another node took the
-     * operation over): the caller must stop.
+     * operation over): the caller must stop. A cancel pending on the operation is acknowledged by
+     * {@code node} and resolved in the same statement (a run that stopped awaiting approval then
+     * ends CANCELLED): see {@link CancelResolution}.
      */
     public boolean finishRun(Fence fence, String node, OperationStatus to, @Nullable String reason) {
         if (to == OperationStatus.RUNNING || to == OperationStatus.ACCEPTED) {
@@ -88,6 +90,23 @@ public class LifecycleService {
             events.publishEvent(new OperationAccepted());
         }
         return decided;
+    }
+
+    /**
+     * Records a cancel of the operation, unless one is recorded or the operation has ended: one
+     * that no worker holds (ACCEPTED, AWAITING_APPROVAL) is CANCELLED at once, a RUNNING one's
+     * worker stops at its next step boundary ({@link #finishRun} resolves it). True when this call
+     * recorded it. {@code subject} null: whichever subject's it is. Only {@link CancelService},
+     * which checks who asks, calls it.
+     */
+    boolean requestCancel(@Nullable SubjectId subject, OperationId operationId, String requestedBy,
+            CancelChannel channel, @Nullable String reason) {
+        return statements.requestCancel(subject, operationId, requestedBy, channel, reason);
+    }
+
+    /** The operation's cancel, once someone asked for one. */
+    public Optional<CancelRecord> cancel(OperationId operationId) {
+        return statements.cancel(operationId);
     }
 
     /** The decision on the operation's approval, once a person made it. */

@@ -4,7 +4,8 @@
  * {@link dev.opledger.claim.LedgerService} is the read side used by the console;
  * {@link dev.opledger.claim.LifecycleService} makes every status change (its public methods are the
  * workers' lease, heartbeat and finish), and {@link dev.opledger.claim.ApprovalService} is the only
- * way to a person's approve and reject (role-checked and audited).
+ * way to a person's approve and reject (role-checked and audited); {@link dev.opledger.claim.CancelService}
+ * is the only way to a cancel (subject-scoped for the API and MCP, role-checked and audited for staff).
  */
 @NullMarked
 package dev.opledger.claim;

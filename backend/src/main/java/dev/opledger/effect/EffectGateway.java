@@ -42,8 +42,9 @@ import org.springframework.stereotype.Service;
  * idempotent tool, or after the tool refused; otherwise a person decides. STARTED is committed
  * before each call, the outcome after it, before returning. Every record is fenced by the
  * effect's lease epoch: when the database refuses STARTED (another node took the operation over)
- * the tool is not called, and the outcome is {@code LeaseLost}; within this node, performs of one
- * step key run one at a time.
+ * the tool is not called, and the outcome is {@code LeaseLost}; when it is refused for a cancel
+ * requested, {@code CancelRequested} (no effect starts after a cancel); within this node, performs
+ * of one step key run one at a time.
  *
  * <p>Every call declares the MCP tasks extension: a server may answer with a task instead of the
  * result. The task's handle is committed to the effect record before the first poll, the task is
@@ -155,7 +156,10 @@ public class EffectGateway {
                 }
             }
             if (!records.start(effect, repeatClass, key, arguments, digest, supersedes)) {
-                return leaseLost(effect, "its STARTED record before call " + call);
+                return records.cancelPending(effect.fence())
+                        ? new EffectOutcome.CancelRequested("a cancel was requested before step " + effect.stepKey()
+                                + " of " + effect.tool().tool() + " started: it was not called")
+                        : leaseLost(effect, "its STARTED record before call " + call);
             }
             supersedes = false; // from the first STARTED on, the record is this effect's
             crash.at(Point.BEFORE_EFFECT_CALL, effect.stepKey());

@@ -28,4 +28,8 @@ public sealed interface EffectOutcome {
      */
     record LeaseLost(String refused) implements EffectOutcome {
     }
+
+    /** A cancel of the operation was requested: the database refused STARTED and no tool was called. */
+    record CancelRequested(String detail) implements EffectOutcome {
+    }
 }

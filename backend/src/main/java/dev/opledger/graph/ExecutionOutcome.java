@@ -17,6 +17,10 @@ public sealed interface ExecutionOutcome {
     record AwaitingApproval(String reason) implements ExecutionOutcome {
     }
 
+    /** A cancel was requested and the run stopped at a step boundary, before its next effect. */
+    record Cancelled(String reason) implements ExecutionOutcome {
+    }
+
     /**
      * The lease was lost to another node: nothing to record, that node goes on.
      *

@@ -59,6 +59,7 @@ final class NoteEffects {
             case EffectOutcome.NeedsReview review ->
                     StepResult.stop(new ExecutionOutcome.NeedsReview(step.key() + ": " + review.reason()));
             case EffectOutcome.LeaseLost lost -> StepResult.stop(new ExecutionOutcome.LeaseLost(lost.refused()));
+            case EffectOutcome.CancelRequested cancel -> StepResult.stop(new ExecutionOutcome.Cancelled(cancel.detail()));
         };
     }
 

@@ -30,7 +30,14 @@ public enum EventType {
     OperationFailed,
     /** Stopped where repeating an effect could duplicate it; a person decides. */
     OperationNeedsReview,
-    OperationCancelled;
+    /** The run stopped at a step boundary after a cancel was requested, or the ledger cancelled an operation no worker held. */
+    OperationCancelled,
+    /** Someone asked to cancel the operation (REST, MCP or the console); a RUNNING one goes on to its next step boundary. */
+    CancelRequested,
+    /** A worker saw the cancel at a step boundary, or the ledger took it for an operation no worker held. */
+    CancelAcknowledged,
+    /** The effect in flight when the cancel was requested landed anyway: {@code tool} and {@code stepKey} say which. */
+    CancelEffectCommitted;
 
     /** The event of a change into {@code status} that is neither the claim, a lease nor an approval decision. */
     public static EventType entering(OperationStatus status) {

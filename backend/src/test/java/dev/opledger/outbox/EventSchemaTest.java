@@ -53,4 +53,34 @@ class EventSchemaTest {
         assertThat(EventSchema.errors(succeeded.deepCopy().put("attempt", 1))).isNotEmpty();
         assertThat(EventSchema.errors(succeeded.deepCopy().put("tool", "reserve_inventory"))).isNotEmpty();
     }
+
+    private static ObjectNode operationEvent(String type, String status) {
+        ObjectNode event = started().put("type", type).put("status", status);
+        event.putNull("tool");
+        event.putNull("stepKey");
+        event.remove("server");
+        event.remove("attempt");
+        return event;
+    }
+
+    @Test
+    void aCancelsEventsCarryTheirOwnFieldsOnly() {
+        ObjectNode requested = operationEvent("CancelRequested", "RUNNING").put("channel", "MCP");
+        assertThat(EventSchema.errors(requested)).isEmpty();
+        assertThat(EventSchema.errors(requested.deepCopy().put("channel", "FAX"))).isNotEmpty();
+        assertThat(EventSchema.errors(operationEvent("CancelRequested", "RUNNING"))).as("no channel").isNotEmpty();
+        assertThat(EventSchema.errors(requested.deepCopy().put("status", "CANCELLED"))).isNotEmpty();
+
+        ObjectNode acknowledged = operationEvent("CancelAcknowledged", "ACCEPTED").put("acknowledgedBy", "ledger");
+        assertThat(EventSchema.errors(acknowledged)).isEmpty();
+        assertThat(EventSchema.errors(acknowledged.deepCopy().put("channel", "REST"))).isNotEmpty();
+        assertThat(EventSchema.errors(operationEvent("OperationCancelled", "CANCELLED").put("acknowledgedBy", "n")))
+                .isNotEmpty();
+
+        ObjectNode committed = operationEvent("CancelEffectCommitted", "RUNNING").put("tool", "capture_payment")
+                .put("stepKey", "capture");
+        assertThat(EventSchema.errors(committed)).isEmpty();
+        assertThat(EventSchema.errors(committed.deepCopy().putNull("tool"))).as("names the effect").isNotEmpty();
+        assertThat(EventSchema.errors(committed.deepCopy().put("attempt", 1))).isNotEmpty();
+    }
 }

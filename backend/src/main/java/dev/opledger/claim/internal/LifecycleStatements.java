@@ -1,6 +1,9 @@
 package dev.opledger.claim.internal;
 
 import dev.opledger.claim.ApprovalDecision;
+import dev.opledger.claim.CancelChannel;
+import dev.opledger.claim.CancelRecord;
+import dev.opledger.claim.CancelResolution;
 import dev.opledger.claim.LeasedOperation;
 import dev.opledger.claim.TransitionRecord;
 import dev.opledger.operation.Fence;
@@ -12,7 +15,9 @@ import dev.opledger.outbox.OutboxRow;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
@@ -31,6 +36,9 @@ import org.springframework.stereotype.Repository;
  */
 @Repository
 public class LifecycleStatements {
+
+    /** Who acknowledges a cancel of an operation no worker holds: the ledger itself, in the request's statement. */
+    private static final String LEDGER = "ledger";
 
     // Two locking CTEs (FOR UPDATE is not allowed in a UNION): ACCEPTED operations oldest first,
     // then RUNNING ones whose lease expired. SKIP LOCKED lets concurrent workers take disjoint sets.
@@ -77,23 +85,117 @@ public class LifecycleStatements {
             """;
 
     // Ends the run only in the epoch of the lease it ran in: after a takeover the stale node's end changes nothing.
+    // The end of a run is also its last step boundary: a cancel pending on the operation (locked
+    // here, so a request either commits before and is seen, or waits and finds the run ended) is
+    // acknowledged by this node and resolved in the same statement. A run that stopped awaiting
+    // approval with a cancel pending ends CANCELLED (it would have no further effect); the
+    // resolution names the effect that landed after the request (no effect starts after one:
+    // EffectRecords refuses STARTED), or the never-repeat call whose outcome is unknown.
     private static final String FINISH = """
-            WITH finished AS (
-              UPDATE operation SET status = ?, status_reason = ?, lease_owner = NULL, lease_expires_at = NULL,
-                     updated_at = now(), event_sequence = event_sequence + 1
+            WITH run AS (
+              SELECT id, cancel_pending_since FROM operation
               WHERE operation_id = ? AND status = 'RUNNING' AND lease_owner = ? AND lease_epoch = ?
-              RETURNING id, operation_id, subject_id, event_sequence, status, status_reason
+              FOR NO KEY UPDATE
+            ), landed AS (
+              SELECT e.step_key, e.tool FROM effect_record e JOIN run r ON e.operation_ref = r.id
+              WHERE r.cancel_pending_since IS NOT NULL AND e.status = 'SUCCEEDED' AND e.finished_at >= r.cancel_pending_since
+              ORDER BY e.finished_at DESC LIMIT 1
+            ), unknown AS (
+              SELECT e.step_key, e.tool FROM effect_record e JOIN run r ON e.operation_ref = r.id
+              WHERE r.cancel_pending_since IS NOT NULL AND e.status = 'STARTED'
+              ORDER BY e.started_at DESC LIMIT 1
+            ), ending AS (
+              SELECT r.id, r.cancel_pending_since IS NOT NULL AS cancelled,
+                     CASE WHEN r.cancel_pending_since IS NOT NULL AND ?::text = 'AWAITING_APPROVAL' THEN 'CANCELLED'
+                          ELSE ?::text END AS to_status
+              FROM run r
+            ), resolved AS (
+              SELECT n.id, n.cancelled, n.to_status,
+                     CASE WHEN NOT n.cancelled THEN NULL
+                          WHEN n.to_status = 'NEEDS_REVIEW' THEN 'NEEDS_REVIEW'
+                          WHEN l.step_key IS NOT NULL THEN 'EFFECT_COMMITTED_ANYWAY'
+                          WHEN n.to_status = 'SUCCEEDED' THEN 'COMPLETED'
+                          ELSE 'STOPPED' END AS resolution,
+                     CASE WHEN n.to_status = 'NEEDS_REVIEW' THEN u.step_key ELSE l.step_key END AS step,
+                     CASE WHEN n.to_status = 'NEEDS_REVIEW' THEN u.tool ELSE l.tool END AS tool
+              FROM ending n LEFT JOIN landed l ON true LEFT JOIN unknown u ON true
+            ), finished AS (
+              UPDATE operation o SET status = r.to_status,
+                     status_reason = CASE WHEN r.to_status = 'CANCELLED' AND ?::text <> 'CANCELLED'
+                                          THEN 'cancelled while it waited for approval' ELSE ?::text END,
+                     lease_owner = NULL, lease_expires_at = NULL, cancel_pending_since = NULL, updated_at = now(),
+                     event_sequence = o.event_sequence + 1 + CASE WHEN r.cancelled THEN 1 ELSE 0 END
+                                      + CASE WHEN r.resolution = 'EFFECT_COMMITTED_ANYWAY' THEN 1 ELSE 0 END
+              FROM resolved r WHERE o.id = r.id
+              RETURNING o.id, o.operation_id, o.subject_id, o.event_sequence, o.status, o.status_reason,
+                        r.cancelled, r.resolution, r.step, r.tool
+            ), cancel AS (
+              UPDATE operation_cancel c SET acknowledged_at = now(), acknowledged_by = ?, resolution = f.resolution,
+                     resolution_step = f.step, resolution_tool = f.tool, resolved_at = now()
+              FROM finished f WHERE c.operation_ref = f.id AND f.cancelled
             ), transition AS (
               INSERT INTO operation_transition (operation_ref, from_status, to_status, node_id, reason)
-              SELECT id, 'RUNNING', ?, ?, ? FROM finished
+              SELECT id, 'RUNNING', status, ?, status_reason FROM finished
             ), event AS (
               %s
-              SELECT id, operation_id, subject_id, event_sequence, ?, status, NULL, NULL,
-                     jsonb_strip_nulls(jsonb_build_object('reason', status_reason))
-              FROM finished
+              SELECT f.id, f.operation_id, f.subject_id, f.event_sequence - e.back, e.type, e.status, e.tool, e.step_key,
+                     e.payload
+              FROM finished f CROSS JOIN LATERAL (VALUES
+                (CASE WHEN f.resolution = 'EFFECT_COMMITTED_ANYWAY' THEN 2 ELSE 1 END, '%s', 'RUNNING', NULL, NULL,
+                 jsonb_build_object('acknowledgedBy', ?::text), f.cancelled),
+                (1, '%s', 'RUNNING', f.tool, f.step, '{}'::jsonb, f.resolution = 'EFFECT_COMMITTED_ANYWAY'),
+                (0, CASE WHEN f.status = 'CANCELLED' THEN '%s' ELSE ?::text END, f.status, NULL, NULL,
+                 jsonb_strip_nulls(jsonb_build_object('reason', f.status_reason)), true)
+              ) AS e(back, type, status, tool, step_key, payload, applies)
+              WHERE e.applies
             )
             SELECT count(*) FROM finished
-            """.formatted(OutboxRow.INSERT);
+            """.formatted(OutboxRow.INSERT, EventType.CancelAcknowledged, EventType.CancelEffectCommitted,
+            EventType.OperationCancelled);
+
+    // A cancel, once per operation, by operationId and (for the API and MCP) subject. The locking
+    // select sees a concurrent request's commit (READ COMMITTED rechecks the locked row), so of
+    // duplicates at once one records the request and the others find it. An operation no worker
+    // holds (ACCEPTED, AWAITING_APPROVAL) is cancelled at once, the ledger acknowledging; a RUNNING
+    // one gets cancel_pending_since, which its worker meets at its next step boundary.
+    private static final String REQUEST_CANCEL = """
+            WITH target AS (
+              SELECT id, status FROM operation
+              WHERE operation_id = ? AND (?::text IS NULL OR subject_id = ?)
+                AND status IN ('ACCEPTED', 'RUNNING', 'AWAITING_APPROVAL') AND cancel_pending_since IS NULL
+                AND NOT EXISTS (SELECT 1 FROM operation_cancel c WHERE c.operation_ref = operation.id)
+              FOR NO KEY UPDATE
+            ), requested AS (
+              UPDATE operation o SET status = CASE WHEN t.status = 'RUNNING' THEN 'RUNNING' ELSE 'CANCELLED' END,
+                     cancel_pending_since = CASE WHEN t.status = 'RUNNING' THEN now() END,
+                     status_reason = CASE WHEN t.status = 'RUNNING' THEN o.status_reason ELSE ?::text END,
+                     updated_at = now(),
+                     event_sequence = o.event_sequence + CASE WHEN t.status = 'RUNNING' THEN 1 ELSE 3 END
+              FROM target t WHERE o.id = t.id
+              RETURNING o.id, o.operation_id, o.subject_id, o.event_sequence, o.status_reason, t.status AS from_status,
+                        t.status <> 'RUNNING' AS direct
+            ), cancel AS (
+              INSERT INTO operation_cancel (operation_ref, requested_by, channel, reason, acknowledged_at, acknowledged_by,
+                                            resolution, resolved_at)
+              SELECT id, ?, ?, ?, CASE WHEN direct THEN now() END, CASE WHEN direct THEN '%1$s' END,
+                     CASE WHEN direct THEN 'STOPPED' END, CASE WHEN direct THEN now() END
+              FROM requested
+            ), transition AS (
+              INSERT INTO operation_transition (operation_ref, from_status, to_status, node_id, reason)
+              SELECT id, from_status, 'CANCELLED', ?, status_reason FROM requested WHERE direct
+            ), event AS (
+              %2$s
+              SELECT r.id, r.operation_id, r.subject_id, r.event_sequence - e.back, e.type, e.status, NULL, NULL, e.payload
+              FROM requested r CROSS JOIN LATERAL (VALUES
+                (CASE WHEN r.direct THEN 2 ELSE 0 END, '%3$s', r.from_status, jsonb_build_object('channel', ?::text), true),
+                (1, '%4$s', r.from_status, jsonb_build_object('acknowledgedBy', '%1$s'), r.direct),
+                (0, '%5$s', 'CANCELLED', jsonb_strip_nulls(jsonb_build_object('reason', r.status_reason)), r.direct)
+              ) AS e(back, type, status, payload, applies)
+              WHERE e.applies
+            )
+            SELECT count(*) FROM requested
+            """.formatted(LEDGER, OutboxRow.INSERT, EventType.CancelRequested, EventType.CancelAcknowledged,
+            EventType.OperationCancelled);
 
     private static final String DECIDE = """
             WITH decided AS (
@@ -166,9 +268,35 @@ public class LifecycleStatements {
     }
 
     public boolean finishRun(Fence fence, String node, OperationStatus to, @Nullable String reason) {
-        Long finished = jdbc.queryForObject(FINISH, Long.class, to.name(), reason, fence.operationId().value(), node,
-                fence.epoch(), to.name(), node, reason, EventType.entering(to).name());
+        Long finished = jdbc.queryForObject(FINISH, Long.class, fence.operationId().value(), node, fence.epoch(),
+                to.name(), to.name(), to.name(), reason, node, node, node, EventType.entering(to).name());
         return finished != null && finished == 1;
+    }
+
+    /**
+     * Records a cancel of the operation unless one is recorded or it has ended; true when this call
+     * recorded it. {@code subject} null: whichever subject's it is (support staff, by operationId).
+     */
+    public boolean requestCancel(@Nullable SubjectId subject, OperationId operationId, String requestedBy,
+            CancelChannel channel, @Nullable String reason) {
+        String subjectId = subject == null ? null : subject.value();
+        String summary = "cancelled by " + requestedBy + (reason == null ? "" : ": " + reason);
+        Long requested = jdbc.queryForObject(REQUEST_CANCEL, Long.class, operationId.value(), subjectId, subjectId,
+                summary, requestedBy, channel.name(), reason, requestedBy, channel.name());
+        return requested != null && requested == 1;
+    }
+
+    public Optional<CancelRecord> cancel(OperationId operationId) {
+        return jdbc.query("""
+                        SELECT c.requested_by, c.channel, c.reason, c.requested_at, c.acknowledged_at, c.acknowledged_by,
+                               c.resolution, c.resolution_step, c.resolution_tool, c.resolved_at
+                        FROM operation_cancel c JOIN operation o ON o.id = c.operation_ref WHERE o.operation_id = ?
+                        """,
+                (row, n) -> new CancelRecord(row.getString(1), CancelChannel.valueOf(row.getString(2)), row.getString(3),
+                        row.getTimestamp(4).toInstant(), instant(row.getTimestamp(5)), row.getString(6),
+                        row.getString(7) == null ? null : CancelResolution.valueOf(row.getString(7)), row.getString(8),
+                        row.getString(9), instant(row.getTimestamp(10))),
+                operationId.value()).stream().findFirst();
     }
 
     public boolean decide(OperationId operationId, OperationStatus from, OperationStatus to, String actor, String reason) {
@@ -212,6 +340,10 @@ public class LifecycleStatements {
         return new LeasedOperation(new SubjectId(row.getString("subject_id")), fence,
                 row.getString("command_type"),
                 row.getString("command"), row.getInt("run_count"), OperationStatus.valueOf(row.getString("previous_status")));
+    }
+
+    private static @Nullable Instant instant(@Nullable Timestamp timestamp) {
+        return timestamp == null ? null : timestamp.toInstant();
     }
 
     private static String interval(Duration duration) {

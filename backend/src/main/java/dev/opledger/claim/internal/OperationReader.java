@@ -43,6 +43,11 @@ public class OperationReader {
         return operations.findBySubjectIdAndOperationId(subject.value(), operationId.value()).map(Operation::toState);
     }
 
+    /** Whichever subject's it is: an operationId is unique across subjects. */
+    public Optional<OperationState> find(OperationId operationId) {
+        return operations.findByOperationId(operationId.value()).map(Operation::toState);
+    }
+
     /**
      * The subject's operation's status as committed now: a query, never an entity this
      * transaction already read (a statement may have changed the row since).

@@ -5,6 +5,7 @@ import dev.opledger.effect.Effect;
 import dev.opledger.effect.EffectStatus;
 import dev.opledger.effect.RecordedEffect;
 import dev.opledger.mcp.ToolRef;
+import dev.opledger.operation.Fence;
 import dev.opledger.operation.OperationId;
 import dev.opledger.outbox.EventType;
 import dev.opledger.outbox.OutboxRow;
@@ -38,6 +39,20 @@ public class EffectRecords {
     private static final String FENCE = """
             WITH fence AS (
               SELECT id FROM operation WHERE operation_id = ? AND status = 'RUNNING' AND lease_epoch = ?
+              FOR NO KEY UPDATE
+            )
+            """;
+
+    /**
+     * As {@link #FENCE}, for a STARTED write: refused also while a cancel is pending on the
+     * operation, so no effect starts after a cancel was requested. The cancel request locks the
+     * same row: it commits before this write, which then sees it, or waits for the write, and the
+     * call goes ahead in flight.
+     */
+    private static final String FENCE_TO_START = """
+            WITH fence AS (
+              SELECT id FROM operation WHERE operation_id = ? AND status = 'RUNNING' AND lease_epoch = ?
+                AND cancel_pending_since IS NULL
               FOR NO KEY UPDATE
             )
             """;
@@ -129,7 +144,7 @@ public class EffectRecords {
      * STARTED, committed before the call: a crash from here on leaves "outcome unknown" behind.
      * With its event ({@code AgentToolStarted}, one per call attempt), unless the step succeeded
      * already. False, and nothing written, when the effect's lease is no longer the operation's:
-     * the caller must not call the tool.
+     * the caller must not call the tool ({@link #cancelPending} tells whether a cancel refused it).
      *
      * @param argumentDigest the digest of the effect's arguments ({@link ArgumentDigest})
      * @param supersedes the step's record was made with other arguments and this call replaces
@@ -139,7 +154,7 @@ public class EffectRecords {
      */
     public boolean start(Effect effect, RepeatClass repeatClass, @Nullable String idempotencyKey,
             Map<String, Object> arguments, String argumentDigest, boolean supersedes) {
-        return fenced(FENCE + """
+        return fenced(FENCE_TO_START + """
                 , superseded AS (
                   INSERT INTO effect_record_superseded (operation_ref, step_key, superseded_by, server, tool, repeat_class,
                       status, idempotency_key, arguments, argument_digest, result, error, calls, started_at, finished_at,
@@ -242,6 +257,16 @@ public class EffectRecords {
                   RETURNING e.operation_ref, e.step_key, e.server, e.tool, e.status, e.calls
                 )
                 """ + EVENT, effect, error, effect.stepKey(), EventType.AgentToolFailed.name());
+    }
+
+    /**
+     * Whether the operation is RUNNING in the fence's epoch with a cancel pending: why a STARTED
+     * write was refused, asked only then.
+     */
+    public boolean cancelPending(Fence fence) {
+        return Boolean.TRUE.equals(jdbc.queryForObject("SELECT EXISTS (SELECT 1 FROM operation WHERE operation_id = ? "
+                + "AND status = 'RUNNING' AND lease_epoch = ? AND cancel_pending_since IS NOT NULL)", Boolean.class,
+                fence.operationId().value(), fence.epoch()));
     }
 
     private boolean fenced(String sql, Effect effect, @Nullable Object... parameters) {

@@ -168,6 +168,7 @@ public class OperationWorker {
             case ExecutionOutcome.Succeeded s -> lifecycle.finishRun(fence, node, OperationStatus.SUCCEEDED, null);
             case ExecutionOutcome.Failed f -> lifecycle.finishRun(fence, node, OperationStatus.FAILED, f.reason());
             case ExecutionOutcome.NeedsReview r -> lifecycle.finishRun(fence, node, OperationStatus.NEEDS_REVIEW, r.reason());
+            case ExecutionOutcome.Cancelled c -> lifecycle.finishRun(fence, node, OperationStatus.CANCELLED, c.reason());
             case ExecutionOutcome.AwaitingApproval a ->
                     lifecycle.finishRun(fence, node, OperationStatus.AWAITING_APPROVAL, a.reason());
             case ExecutionOutcome.LeaseLost lost -> {

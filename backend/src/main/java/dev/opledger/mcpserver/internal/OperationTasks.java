@@ -1,6 +1,10 @@
 package dev.opledger.mcpserver.internal;
 
+import dev.opledger.claim.CancelChannel;
+import dev.opledger.claim.CancelOutcome;
+import dev.opledger.claim.CancelService;
 import dev.opledger.claim.ClaimService;
+import dev.opledger.claim.LifecycleService;
 import dev.opledger.mcptasks.GetTaskResult;
 import dev.opledger.mcptasks.TaskHandler;
 import io.modelcontextprotocol.modern.McpException;
@@ -14,24 +18,28 @@ import java.util.Optional;
  * caller's own: another subject's task id is "not found", -32602, like one that never existed) and
  * reports its operation's state now ({@link TaskView}); {@code tasks/update} is acknowledged and
  * changes nothing, since no operation type asks the client for input (the spec says to ignore
- * responses to requests that are not outstanding); {@code tasks/cancel} is not implemented yet
- * and says so.
+ * responses to requests that are not outstanding); {@code tasks/cancel} asks {@link CancelService}
+ * to cancel the task's operation and is acknowledged (empty), the same for every repeat and whether
+ * or not the operation had ended (cancellation is cooperative and eventually consistent:
+ * {@code tasks/get} shows where it got to).
  */
 final class OperationTasks implements TaskHandler {
-
-    /** JSON-RPC "method not found": the node does not (yet) do what tasks/cancel asks. */
-    private static final int NOT_IMPLEMENTED = -32601;
 
     /** SEP-2243's HeaderMismatch: a routing header disagrees with the body, or is missing. */
     private static final int HEADER_MISMATCH = -32020;
 
     private final TaskStore tasks;
     private final ClaimService claims;
+    private final CancelService cancels;
+    private final LifecycleService lifecycle;
     private final McpServerProperties properties;
 
-    OperationTasks(TaskStore tasks, ClaimService claims, McpServerProperties properties) {
+    OperationTasks(TaskStore tasks, ClaimService claims, CancelService cancels, LifecycleService lifecycle,
+            McpServerProperties properties) {
         this.tasks = tasks;
         this.claims = claims;
+        this.cancels = cancels;
+        this.lifecycle = lifecycle;
         this.properties = properties;
     }
 
@@ -41,7 +49,7 @@ final class OperationTasks implements TaskHandler {
         return tasks.find(caller.subject(), taskId).map(task -> {
             var operation = claims.find(caller.subject(), task.operationId()).orElseThrow(
                     () -> new IllegalStateException("task " + taskId + " has no operation " + task.operationId()));
-            return TaskView.get(task, operation, properties.pollInterval());
+            return TaskView.get(task, operation, lifecycle.cancel(task.operationId()), properties.pollInterval());
         });
     }
 
@@ -52,11 +60,17 @@ final class OperationTasks implements TaskHandler {
 
     @Override
     public boolean cancel(McpRequestContext context, String taskId) {
-        if (tasks.find(routedCaller(context, taskId).subject(), taskId).isEmpty()) {
+        Caller caller = routedCaller(context, taskId);
+        var task = tasks.find(caller.subject(), taskId);
+        if (task.isEmpty()) {
             return false;
         }
-        throw new McpException(NOT_IMPLEMENTED, "tasks/cancel is not implemented by this node yet: "
-                + "the task goes on; poll tasks/get for its outcome");
+        return switch (cancels.cancelOwn(caller.subject(), task.get().operationId(), CancelChannel.MCP)) {
+            case CancelOutcome.NotFound ignored -> false;
+            case CancelOutcome.Pending ignored -> true;
+            case CancelOutcome.Resolved ignored -> true;
+            case CancelOutcome.AlreadyEnded ignored -> true;
+        };
     }
 
     /** The caller, once its Mcp-Name names the task: SEP-2663 routes the tasks methods by it; the SDK checks it for tools only. */

@@ -1,10 +1,12 @@
 package dev.opledger.mcpserver.internal;
 
+import dev.opledger.claim.CancelRecord;
 import dev.opledger.claim.OperationState;
 import dev.opledger.mcptasks.CreateTaskResult;
 import dev.opledger.mcptasks.GetTaskResult;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * A task of the tasks extension as the wire carries it: the task is the operation's handle, its
@@ -30,9 +32,13 @@ final class TaskView {
                 null);
     }
 
-    static GetTaskResult get(TaskStore.StoredTask task, OperationState operation, Duration pollInterval) {
+    /** With a cancel pending, the status message says so: the task stays {@code working} until the worker meets it. */
+    static GetTaskResult get(TaskStore.StoredTask task, OperationState operation, Optional<CancelRecord> cancel,
+            Duration pollInterval) {
         String status = status(operation);
-        return new GetTaskResult(task.taskId(), status, statusMessage(operation), task.createdAt().toString(),
+        String message = statusMessage(operation) + (cancel.filter(CancelRecord::pending).isPresent()
+                ? " A cancel was requested: the run stops at its next step boundary, before any further effect." : "");
+        return new GetTaskResult(task.taskId(), status, message, task.createdAt().toString(),
                 lastUpdated(task, operation).toString(), null, pollInterval.toMillis(),
                 "completed".equals(status) ? OperationView.result(operation) : null, null, null);
     }
