@@ -35,7 +35,9 @@ import org.springframework.stereotype.Service;
  * before each call, the outcome after it, before returning. Every record is fenced by the
  * effect's lease epoch: when the database refuses STARTED (another node took the operation over)
  * the tool is not called, and the outcome is {@code LeaseLost}; within this node, performs of one
- * step key run one at a time.
+ * step key run one at a time. A record a person resolved after an unknown outcome
+ * ({@link EffectReviews}) is followed: LANDED is a success served like any, GIVEN_UP ends the step
+ * without a call, and NOT_LANDED left no record, so the step calls once, as a first time.
  */
 @Service
 public class EffectGateway {
@@ -79,6 +81,9 @@ public class EffectGateway {
         }
         String digest = argumentDigest.get();
         Optional<EffectRecord> recorded = records.find(effect.operationId(), effect.stepKey());
+        if (recorded.isPresent() && recorded.get().givenUp()) {
+            return new EffectOutcome.GivenUp(String.valueOf(recorded.get().error()));
+        }
         boolean otherArguments = recorded.isPresent() && !recorded.get().madeWith(digest);
         if (recorded.isPresent() && recorded.get().succeeded() && !otherArguments) {
             return new EffectOutcome.Done(recorded.get().result() == null ? Map.of() : recorded.get().result(), true);

@@ -10,9 +10,16 @@ import org.jspecify.annotations.Nullable;
  * @param argumentDigest the digest of the arguments the record's calls were made with
  *     ({@link ArgumentDigest}); for a record written before digests were stored, computed from its
  *     arguments; null only when those cannot be canonicalised (unknown: equal to no digest)
+ * @param resolution how a person resolved the record's unknown outcome (LANDED, GIVEN_UP); null
+ *     when no one did, or after a NOT_LANDED (which removed the record)
  */
 public record EffectRecord(String status, RepeatClass repeatClass, @Nullable Map<String, Object> result,
-        @Nullable String error, int calls, @Nullable String argumentDigest) {
+        @Nullable String error, int calls, @Nullable String argumentDigest, @Nullable String resolution) {
+
+    /** A person gave the step up: it ends with their reason, and the tool is not called again. */
+    public boolean givenUp() {
+        return "GIVEN_UP".equals(resolution);
+    }
 
     public boolean succeeded() {
         return "SUCCEEDED".equals(status);

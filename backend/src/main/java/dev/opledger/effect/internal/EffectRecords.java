@@ -68,10 +68,11 @@ public class EffectRecords {
 
     public Optional<EffectRecord> find(OperationId operationId, String stepKey) {
         return jdbc.query("SELECT e.status, e.repeat_class, e.result::text, e.error, e.calls, e.argument_digest, "
-                        + "e.arguments::text FROM effect_record e "
+                        + "e.arguments::text, e.resolution FROM effect_record e "
                         + "JOIN operation o ON o.id = e.operation_ref WHERE o.operation_id = ? AND e.step_key = ?",
                 (row, n) -> new EffectRecord(row.getString(1), RepeatClass.valueOf(row.getString(2)), map(row.getString(3)),
-                        row.getString(4), row.getInt(5), digest(row.getString(6), row.getString(7))),
+                        row.getString(4), row.getInt(5), digest(row.getString(6), row.getString(7)),
+                        row.getString(8)),
                 operationId.value(), stepKey).stream().findFirst();
     }
 
