@@ -16,14 +16,18 @@ import com.vaadin.flow.router.Route;
 import com.vaadin.flow.router.RouterLink;
 import dev.opledger.claim.ApprovalService;
 import dev.opledger.claim.OperationDetail;
+import dev.opledger.effect.EffectResolution;
 import dev.opledger.effect.RecordedEffect;
+import dev.opledger.effect.UnknownEffect;
 import dev.opledger.graph.OperationTimeline;
 import dev.opledger.graph.TimelineEntry;
 import dev.opledger.graph.TimelineService;
 import dev.opledger.operation.OperationId;
+import dev.opledger.operation.OperationStatus;
 import dev.opledger.operation.SubjectId;
 import dev.opledger.outbox.OperationEvents;
 import dev.opledger.outbox.OutboxService;
+import dev.opledger.review.ReviewService;
 import dev.opledger.ui.ConsoleRoles;
 import dev.opledger.ui.MainLayout;
 import jakarta.annotation.security.RolesAllowed;
@@ -36,7 +40,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * One operation: its status and why, its timeline (attempts, status changes, checkpoints, effects),
  * its events with when each was published, its effect records, the canonical command its payload hash covers, every accepted attempt and
- * every refused reuse of its key. An operation awaiting approval can be approved or rejected here.
+ * every refused reuse of its key. An operation awaiting approval can be approved or rejected here;
+ * one in NEEDS_REVIEW because a call's outcome is unknown shows that call, and can be resolved here.
  * Opened as {@code operations/<operationId>}, an id pasted from a ticket or a log line (operationIds
  * are unique across subjects), or as {@code operations/<operationId>?subject=<subject>}, which
  * shows it only if it is that subject's.
@@ -52,6 +57,8 @@ class OperationView extends VerticalLayout implements BeforeEnterObserver {
     private final TimelineService timelines;
     private final OutboxService outbox;
     private final Decision decision;
+    private final ReviewService reviews;
+    private final Resolution resolution;
     /** The link's {@code ?subject=}, if it has one. */
     private @Nullable SubjectId subject;
     private @Nullable OperationId operationId;
@@ -59,10 +66,12 @@ class OperationView extends VerticalLayout implements BeforeEnterObserver {
     private @Nullable SubjectId shownSubject;
     private boolean linkIsValid;
 
-    OperationView(TimelineService timelines, OutboxService outbox, ApprovalService approvals) {
+    OperationView(TimelineService timelines, OutboxService outbox, ApprovalService approvals, ReviewService reviews) {
         this.timelines = timelines;
         this.outbox = outbox;
         this.decision = new Decision(approvals);
+        this.reviews = reviews;
+        this.resolution = new Resolution(reviews);
         setId("operation-view");
     }
 
@@ -110,9 +119,13 @@ class OperationView extends VerticalLayout implements BeforeEnterObserver {
         List<RecordedEffect> effects = timeline.entries().stream()
                 .flatMap(entry -> entry instanceof TimelineEntry.Effect effect ? Stream.of(effect.effect()) : Stream.empty())
                 .toList();
-        add(title,
-                new OperationStatusPanel(detail, this::askToDecide),
-                new OperationSummary(detail),
+        add(title, new OperationStatusPanel(detail, this::askToDecide));
+        if (detail.operation().status() == OperationStatus.NEEDS_REVIEW) {
+            SubjectId of = detail.operation().subject();
+            reviews.unknownEffect(of, detail.operation().operationId()).ifPresent(unknown -> add(
+                    new UnknownEffectPanel(unknown, chosen -> askToResolve(of, unknown, chosen))));
+        }
+        add(new OperationSummary(detail),
                 new H3("Timeline (" + timeline.entries().size() + ")"), new TimelineGrid(timeline.entries()));
         addEvents(detail.operation().operationId());
         add(new H3("Effects (" + effects.size() + ")"), new EffectsGrid(effects),
@@ -146,6 +159,17 @@ class OperationView extends VerticalLayout implements BeforeEnterObserver {
         }
         new DecisionDialog(approve, decidedOperation, reason -> {
             decision.decide(decidedSubject, decidedOperation, approve, reason);
+            load();
+        }).open();
+    }
+
+    private void askToResolve(SubjectId of, UnknownEffect unknown, EffectResolution chosen) {
+        OperationId resolvedOperation = operationId;
+        if (resolvedOperation == null) {
+            return;
+        }
+        new ResolutionDialog(chosen, unknown, note -> {
+            resolution.resolve(of, resolvedOperation, unknown, chosen, note);
             load();
         }).open();
     }
