@@ -19,6 +19,7 @@ import dev.opledger.claim.OperationDetail;
 import dev.opledger.effect.EffectResolution;
 import dev.opledger.effect.RecordedEffect;
 import dev.opledger.effect.UnknownEffect;
+import dev.opledger.graph.CheckpointEntry;
 import dev.opledger.graph.OperationTimeline;
 import dev.opledger.graph.TimelineEntry;
 import dev.opledger.graph.TimelineService;
@@ -39,6 +40,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One operation: its status and why, its timeline (attempts, status changes, checkpoints, effects),
+ * its checkpoints with a summary of the state each holds,
  * its events with when each was published, its effect records, the canonical command its payload hash covers, every accepted attempt and
  * every refused reuse of its key. An operation awaiting approval can be approved or rejected here;
  * one in NEEDS_REVIEW because a call's outcome is unknown shows that call, and can be resolved here.
@@ -127,6 +129,11 @@ class OperationView extends VerticalLayout implements BeforeEnterObserver {
         }
         add(new OperationSummary(detail),
                 new H3("Timeline (" + timeline.entries().size() + ")"), new TimelineGrid(timeline.entries()));
+        List<CheckpointEntry> checkpoints = timeline.entries().stream()
+                .flatMap(entry -> entry instanceof TimelineEntry.Checkpoint checkpoint ? Stream.of(checkpoint.checkpoint())
+                        : Stream.empty())
+                .toList();
+        add(new H3("Checkpoints (" + checkpoints.size() + ")"), new CheckpointsGrid(checkpoints));
         addEvents(detail.operation().operationId());
         add(new H3("Effects (" + effects.size() + ")"), new EffectsGrid(effects),
                 new H3("Command (canonical JSON, as hashed)"), command,
