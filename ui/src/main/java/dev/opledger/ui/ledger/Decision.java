@@ -1,12 +1,11 @@
 package dev.opledger.ui.ledger;
 
-import com.vaadin.flow.component.notification.Notification;
-import com.vaadin.flow.component.notification.NotificationVariant;
 import dev.opledger.claim.ApprovalDecision;
 import dev.opledger.claim.ApprovalOutcome;
 import dev.opledger.claim.ApprovalService;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.SubjectId;
+import dev.opledger.ui.ActionNotification;
 import dev.opledger.ui.Formats;
 import org.jspecify.annotations.Nullable;
 
@@ -17,8 +16,6 @@ import org.jspecify.annotations.Nullable;
  */
 final class Decision {
 
-    private static final int NOTIFICATION_MILLIS = 8000;
-
     private final ApprovalService approvals;
 
     Decision(ApprovalService approvals) {
@@ -28,10 +25,7 @@ final class Decision {
     void decide(SubjectId subject, OperationId operationId, boolean approve, @Nullable String reason) {
         ApprovalOutcome outcome = approve ? approvals.approve(subject, operationId, reason)
                 : approvals.reject(subject, operationId, reason == null ? "" : reason);
-        var notification = Notification.show(message(outcome), NOTIFICATION_MILLIS, Notification.Position.TOP_CENTER);
-        notification.setId("decision-notification");
-        notification.addThemeVariants(outcome instanceof ApprovalOutcome.Decided ? NotificationVariant.SUCCESS
-                : NotificationVariant.WARNING);
+        ActionNotification.show("decision-notification", message(outcome), outcome instanceof ApprovalOutcome.Decided);
     }
 
     static String message(ApprovalOutcome outcome) {

@@ -1,15 +1,14 @@
 package dev.opledger.ui.ledger;
 
-import com.vaadin.flow.component.notification.Notification;
-import com.vaadin.flow.component.notification.NotificationVariant;
+import dev.opledger.effect.EffectResolution;
 import dev.opledger.effect.EffectReview;
 import dev.opledger.effect.UnknownEffect;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.SubjectId;
 import dev.opledger.review.ReviewOutcome;
 import dev.opledger.review.ReviewService;
+import dev.opledger.ui.ActionNotification;
 import dev.opledger.ui.Formats;
-import dev.opledger.effect.EffectResolution;
 
 /**
  * One resolution of an unknown outcome from the console: through {@link ReviewService} (which
@@ -17,8 +16,6 @@ import dev.opledger.effect.EffectResolution;
  * when someone else resolved it first or the operation is no longer in review.
  */
 final class Resolution {
-
-    private static final int NOTIFICATION_MILLIS = 8000;
 
     private final ReviewService reviews;
 
@@ -30,10 +27,7 @@ final class Resolution {
             String note) {
         ReviewOutcome outcome = reviews.resolve(subject, operationId, effect.stepKey(), effect.startedAt(), resolution,
                 note);
-        var notification = Notification.show(message(outcome), NOTIFICATION_MILLIS, Notification.Position.TOP_CENTER);
-        notification.setId("resolution-notification");
-        notification.addThemeVariants(outcome instanceof ReviewOutcome.Resolved ? NotificationVariant.SUCCESS
-                : NotificationVariant.WARNING);
+        ActionNotification.show("resolution-notification", message(outcome), outcome instanceof ReviewOutcome.Resolved);
     }
 
     static String message(ReviewOutcome outcome) {
