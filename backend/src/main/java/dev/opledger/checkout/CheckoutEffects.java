@@ -15,9 +15,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * How a checkout step makes its effect: only while the lease is held, always through the effect
  * gateway under the step's key and the lease's fence, and with the gateway's outcome turned into
- * the step's state update or into the operation's end (refused → FAILED, needs review →
- * NEEDS_REVIEW, a record refused for a lost lease → the run stops, STARTED refused for a cancel
- * requested → the run stops CANCELLED).
+ * the step's state update or into the operation's end (refused, or given up by a person →
+ * FAILED, needs review → NEEDS_REVIEW, a record refused for a lost lease → the run stops, STARTED
+ * refused for a cancel requested → the run stops CANCELLED).
  */
 final class CheckoutEffects {
 
@@ -45,6 +45,7 @@ final class CheckoutEffects {
         return switch (gateway.perform(effect)) {
             case EffectOutcome.Done done -> then.apply(done.result());
             case EffectOutcome.Refused refused -> failed(step.key() + ": " + tool + " refused: " + refused.error());
+            case EffectOutcome.GivenUp givenUp -> failed(step.key() + ": " + tool + " " + givenUp.reason());
             case EffectOutcome.NeedsReview review ->
                     StepResult.stop(new ExecutionOutcome.NeedsReview(step.key() + ": " + review.reason()));
             case EffectOutcome.LeaseLost lost -> StepResult.stop(new ExecutionOutcome.LeaseLost(lost.refused()));

@@ -1,5 +1,6 @@
 package dev.opledger.checkout;
 
+import dev.opledger.effect.EffectReviews;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Map;
@@ -112,8 +113,9 @@ final class CheckoutState extends AgentState {
         return idIn(PAYMENT, "paymentId");
     }
 
+    /** The tool answered with the message's id, or a person confirmed the message went out (its id unknown). */
     boolean receiptSent() {
-        return idIn(RECEIPT, "messageId").isPresent();
+        return idIn(RECEIPT, "messageId").isPresent() || idIn(RECEIPT, EffectReviews.CONFIRMED_BY).isPresent();
     }
 
     private Optional<String> idIn(String key, String id) {

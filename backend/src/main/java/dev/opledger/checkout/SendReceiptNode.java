@@ -3,6 +3,7 @@ package dev.opledger.checkout;
 import static dev.opledger.checkout.CheckoutEffects.failed;
 import static dev.opledger.checkout.CheckoutEffects.required;
 
+import dev.opledger.effect.EffectReviews;
 import dev.opledger.graph.GraphRunner;
 import dev.opledger.graph.GraphStep;
 import dev.opledger.graph.StepResult;
@@ -32,8 +33,10 @@ final class SendReceiptNode implements GraphStep<CheckoutState> {
         }
         return effects.perform(GraphRunner.leaseOf(config), CheckoutStep.RECEIPT, TOOL,
                 Map.of("to", state.recipient(), "text", text(state, paymentId.get())),
-                result -> required(result, "messageId", CheckoutStep.RECEIPT, TOOL,
-                        messageId -> Map.of(CheckoutState.RECEIPT, Map.of("messageId", messageId))));
+                // a person's word that the message went out stands for the tool's answer they never saw
+                result -> EffectReviews.confirmedByPerson(result) ? StepResult.next(Map.of(CheckoutState.RECEIPT, result))
+                        : required(result, "messageId", CheckoutStep.RECEIPT, TOOL,
+                                messageId -> Map.of(CheckoutState.RECEIPT, Map.of("messageId", messageId))));
     }
 
     /** The same for every run of the step: it is built from the state only. */

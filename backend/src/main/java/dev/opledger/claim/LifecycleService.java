@@ -85,6 +85,19 @@ public class LifecycleService {
         return accepted(statements.decideApproval(subject, operationId, false, actor, reason));
     }
 
+    /**
+     * Hands an operation in NEEDS_REVIEW back to the workers (→ ACCEPTED) after a person resolved
+     * the unknown outcome of step {@code stepKey}'s effect, in one statement with its transition and
+     * its {@code ReviewResolved} event. False when the subject has no such operation or it is not in
+     * review (any more). Public for the review stage, whose façade checks the role, audits, and
+     * records the resolution on the effect in the same transaction; nothing else calls it (an
+     * ArchUnit rule, {@code ModularityTests}).
+     */
+    public boolean resolveReview(SubjectId subject, OperationId operationId, String actor, String summary,
+            String resolution, String tool, String stepKey) {
+        return accepted(statements.resolveReview(subject, operationId, actor, summary, resolution, tool, stepKey));
+    }
+
     private boolean accepted(boolean decided) {
         if (decided) {
             events.publishEvent(new OperationAccepted());

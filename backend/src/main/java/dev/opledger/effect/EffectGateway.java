@@ -44,7 +44,9 @@ import org.springframework.stereotype.Service;
  * effect's lease epoch: when the database refuses STARTED (another node took the operation over)
  * the tool is not called, and the outcome is {@code LeaseLost}; when it is refused for a cancel
  * requested, {@code CancelRequested} (no effect starts after a cancel); within this node, performs
- * of one step key run one at a time.
+ * of one step key run one at a time. A record a person resolved after an unknown outcome
+ * ({@link EffectReviews}) is followed: LANDED is a success served like any, GIVEN_UP ends the step
+ * without a call, and NOT_LANDED left no record, so the step calls once, as a first time.
  *
  * <p>Every call declares the MCP tasks extension: a server may answer with a task instead of the
  * result. The task's handle is committed to the effect record before the first poll, the task is
@@ -96,6 +98,9 @@ public class EffectGateway {
         }
         String digest = argumentDigest.get();
         Optional<EffectRecord> recorded = records.find(effect.operationId(), effect.stepKey());
+        if (recorded.isPresent() && recorded.get().givenUp()) {
+            return new EffectOutcome.GivenUp(String.valueOf(recorded.get().error()));
+        }
         boolean otherArguments = recorded.isPresent() && !recorded.get().madeWith(digest);
         if (recorded.isPresent() && recorded.get().succeeded() && !otherArguments) {
             return new EffectOutcome.Done(recorded.get().result() == null ? Map.of() : recorded.get().result(), true);

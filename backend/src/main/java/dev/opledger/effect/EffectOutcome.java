@@ -17,6 +17,13 @@ public sealed interface EffectOutcome {
     record Refused(String error) implements EffectOutcome {
     }
 
+    /**
+     * A person gave the step up after its outcome was unknown ({@link EffectResolution#GIVEN_UP}):
+     * the step ends as after a failure, and the tool is not called.
+     */
+    record GivenUp(String reason) implements EffectOutcome {
+    }
+
     /** Going on could duplicate the effect, or its outcome could not be learnt: a person decides. */
     record NeedsReview(String reason) implements EffectOutcome {
     }

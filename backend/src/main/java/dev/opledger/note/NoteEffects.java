@@ -56,6 +56,8 @@ final class NoteEffects {
             case EffectOutcome.Done done -> StepResult.next(update);
             case EffectOutcome.Refused refused ->
                     StepResult.stop(new ExecutionOutcome.Failed(step.key() + ": " + tool + " refused: " + refused.error()));
+            case EffectOutcome.GivenUp givenUp ->
+                    StepResult.stop(new ExecutionOutcome.Failed(step.key() + ": " + tool + " " + givenUp.reason()));
             case EffectOutcome.NeedsReview review ->
                     StepResult.stop(new ExecutionOutcome.NeedsReview(step.key() + ": " + review.reason()));
             case EffectOutcome.LeaseLost lost -> StepResult.stop(new ExecutionOutcome.LeaseLost(lost.refused()));

@@ -20,6 +20,11 @@ public enum EventType {
     ApprovalDecided,
     /** A person sent an operation back to the workers other than by an approval. */
     OperationRequeued,
+    /**
+     * A person resolved the unknown outcome of a step's effect (it landed, it did not, or give up);
+     * the operation is ACCEPTED again and its run goes on from that step.
+     */
+    ReviewResolved,
     /** A call attempt of a tool is about to be made (one per attempt). */
     AgentToolStarted,
     /** A tool call's outcome: it succeeded (or a check found it had landed). */

@@ -15,15 +15,16 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Tools with the reference tools' repeat behaviour, in memory, for the gateway's own logic: a
  * keyed tool deduplicates on its key, a plain one acts on every call, and any call can be made to
- * commit and then lose its response. (The real MCP path is tested against reference-tools.)
+ * commit and then lose its response, or fail before it reaches the tool. (The real MCP path is
+ * tested against reference-tools.) Public for the gateway's callers' tests, through {@link TestGateways}.
  */
-final class FakeTools implements ToolClient {
+public final class FakeTools implements ToolClient {
 
-    final List<Map<String, Object>> effects = new ArrayList<>();
-    final Map<String, ToolHints> hints = new HashMap<>();
+    public final List<Map<String, Object>> effects = new ArrayList<>();
+    public final Map<String, ToolHints> hints = new HashMap<>();
     private final Map<String, Map<String, Object>> byKey = new ConcurrentHashMap<>();
-    int loseNextResponses;
-    int unreachableNextCalls;
+    public int loseNextResponses;
+    public int unreachableNextCalls;
     boolean refuse;
 
     @Override
@@ -56,7 +57,7 @@ final class FakeTools implements ToolClient {
         return Optional.ofNullable(hints.get(tool.tool()));
     }
 
-    synchronized long effectsOf(String stepKey) {
+    public synchronized long effectsOf(String stepKey) {
         return effects.stream().filter(effect -> stepKey.equals(effect.get("stepKey"))).count();
     }
 }

@@ -113,6 +113,13 @@ class TimelineServiceIT {
                 "effect receipt send_message NEVER_REPEAT SUCCEEDED",
                 "checkpoint receipt>__END__",
                 "status RUNNING>SUCCEEDED @" + NODE);
+        CheckpointEntry afterReserve = ((TimelineEntry.Checkpoint) timeline.entries().get(5)).checkpoint();
+        assertThat(afterReserve.stateKeys()).as("the state's names, in order, without its values")
+                .containsExactly("reservation", "sku");
+        assertThat(afterReserve.stateBytes()).isPositive();
+        CheckpointEntry last = ((TimelineEntry.Checkpoint) timeline.entries().get(9)).checkpoint();
+        assertThat(last.stateKeys()).containsExactly("captured", "receipt", "reservation", "sku");
+        assertThat(last.stateBytes()).isGreaterThan(afterReserve.stateBytes());
         RecordedEffect reserve = ((TimelineEntry.Effect) timeline.entries().get(4)).effect();
         assertThat(reserve.idempotencyKey()).isEqualTo(operationId + ":reserve");
         assertThat(reserve.calls()).isEqualTo(1);

@@ -43,6 +43,23 @@ class EventSchemaTest {
     }
 
     @Test
+    void aResolvedReviewNamesItsStepAndTheResolutionButNoCallAttempt() {
+        ObjectNode resolved = started().put("type", "ReviewResolved").put("status", "ACCEPTED")
+                .put("tool", "send_message").put("stepKey", "receipt").put("resolution", "NOT_LANDED");
+        resolved.remove("server");
+        resolved.remove("attempt");
+        assertThat(EventSchema.errors(resolved)).isEmpty();
+        assertThat(EventSchema.errors(resolved.deepCopy().put("resolution", "MAYBE"))).isNotEmpty();
+        assertThat(EventSchema.errors(resolved.deepCopy().put("status", "NEEDS_REVIEW"))).isNotEmpty();
+        assertThat(EventSchema.errors(resolved.deepCopy().putNull("stepKey"))).isNotEmpty();
+        assertThat(EventSchema.errors(resolved.deepCopy().put("attempt", 1))).isNotEmpty();
+        ObjectNode withoutResolution = resolved.deepCopy();
+        withoutResolution.remove("resolution");
+        assertThat(EventSchema.errors(withoutResolution)).isNotEmpty();
+        assertThat(EventSchema.errors(started().put("resolution", "LANDED"))).as("only on ReviewResolved").isNotEmpty();
+    }
+
+    @Test
     void refusesToolFieldsOnAnOperationEvent() {
         ObjectNode succeeded = started().put("type", "OperationSucceeded").put("status", "SUCCEEDED");
         succeeded.putNull("tool");

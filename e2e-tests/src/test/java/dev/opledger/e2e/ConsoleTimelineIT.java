@@ -54,6 +54,13 @@ class ConsoleTimelineIT {
         Locator effects = page.locator("#effects-grid");
         assertThat(cell(effects, "SUCCEEDED")).hasCount(3);
         assertThat(cell(effects, checkout.operationId() + ":reserve")).isVisible();
+        Locator checkpoints = page.locator("#checkpoints-grid");
+        assertThat(cell(checkpoints, "__START__")).isVisible();
+        assertThat(cell(checkpoints, "__END__")).isVisible();
+        // the last checkpoint's state: the names of what every step recorded, and its size, no values
+        assertThat(checkpoints.getByText(Pattern.compile("^amount, .*payment, .*receipt, .*reservation, .* · [0-9]+ bytes$")))
+                .hasCount(1);
+        assertThat(checkpoints).not().containsText("SKU-");
     }
 
     @Test

@@ -92,9 +92,13 @@ class CrashTakeoverIT {
     /**
      * The never-repeat receipt: A dies after the message was sent, before it recorded so. Sending
      * again could send it twice, so B parks the operation for a person, and one message went out.
+     * Support sees the unknown call in the console, finds the message downstream and says it
+     * landed: the checkout ends SUCCEEDED and the tool server still has one message.
      */
     @Test
-    void aReceiptSentJustBeforeItsNodeDiedIsLeftForReviewNotSentAgain() throws Exception {
+    @Timeout(value = 4, unit = TimeUnit.MINUTES) // two nodes' start and a console session on a shared machine
+    void aReceiptSentJustBeforeItsNodeDiedIsLeftForReviewAndSupportSaysItLandedSoItIsNotSentAgain(Page page)
+            throws Exception {
         var database = TestDatabase.fresh();
         var checkouts = new Checkouts(database);
         ChildNode a = nodes.start("crash-a", database, worker("--opledger.test.crash-at=after-tool-commit@receipt"));
@@ -111,6 +115,73 @@ class CrashTakeoverIT {
         assertThat(checkouts.statusReason(operationId)).contains("send_message").contains("receipt");
         assertThat(tools.effectsOf(operationId)).containsExactlyInAnyOrderElementsOf(ONE_EFFECT_PER_STEP);
         assertTakenOver(checkouts, operationId, a, b);
+
+        resolveInTheConsole(page, b, checkouts, operationId, "#resolve-landed", "the receipt is in the customer's inbox");
+        assertThat(page.getByText("Resolved: the call of send_message for step receipt landed. The operation is "
+                + "ACCEPTED again and goes on without calling it.")).isVisible();
+
+        awaitStatus(checkouts, b, operationId, "SUCCEEDED");
+        assertThat(checkouts.effectRecord(operationId, "receipt")).isEqualTo("SUCCEEDED");
+        assertThat(tools.effectsOf(operationId)).as("no second message")
+                .containsExactlyInAnyOrderElementsOf(ONE_EFFECT_PER_STEP);
+        assertThat(checkouts.transitions(operationId)).contains("NEEDS_REVIEW -> ACCEPTED by console:support: "
+                + "send_message of step receipt landed, said support; the run goes on without calling it: "
+                + "the receipt is in the customer's inbox");
+    }
+
+    /**
+     * A dies with the receipt's STARTED record committed and the message not sent. B cannot tell
+     * that from a lost answer and parks it; support finds no message downstream and says it did
+     * not land: the step calls send_message exactly once more, and the checkout ends SUCCEEDED
+     * with one message in all.
+     */
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES) // two nodes' start and a console session on a shared machine
+    void aReceiptThatDidNotLandIsSentExactlyOnceAfterSupportSaysSo(Page page) throws Exception {
+        var database = TestDatabase.fresh();
+        var checkouts = new Checkouts(database);
+        ChildNode a = nodes.start("crash-a", database, worker("--opledger.test.crash-at=before-effect-call@receipt"));
+
+        String operationId = checkouts.submit(a, Checkouts.arguments("49.90"));
+
+        assertThat(a.awaitExit(DEATH)).isEqualTo(137);
+        assertThat(tools.effectsOf(operationId)).containsExactlyInAnyOrder(
+                "reserve reserve_inventory", "capture capture_payment");
+        assertThat(checkouts.effectRecord(operationId, "receipt")).isEqualTo("STARTED");
+
+        ChildNode b = nodes.start("crash-b", database, worker());
+
+        awaitStatus(checkouts, b, operationId, "NEEDS_REVIEW");
+        resolveInTheConsole(page, b, checkouts, operationId, "#resolve-not-landed",
+                "no message to the customer in the provider's log");
+        assertThat(page.getByText("Resolved: the call of send_message for step receipt did not land. The operation "
+                + "is ACCEPTED again and calls it once more.")).isVisible();
+
+        awaitStatus(checkouts, b, operationId, "SUCCEEDED");
+        assertThat(tools.effectsOf(operationId)).as("exactly one message, sent after the resolution")
+                .containsExactlyInAnyOrderElementsOf(ONE_EFFECT_PER_STEP);
+        assertThat(checkouts.effectRecord(operationId, "receipt")).isEqualTo("SUCCEEDED");
+    }
+
+    /**
+     * Support opens the operation on B, sees the unknown call, and resolves it with {@code action}:
+     * the note is required (confirming without it keeps the dialog open and changes nothing).
+     */
+    private static void resolveInTheConsole(Page page, ChildNode b, Checkouts checkouts, String operationId,
+            String action, String note) throws Exception {
+        signIn(page, b.node(), "support", "support");
+        page.navigate(b.node().uri("operations/" + operationId + "?subject=" + checkouts.subject()).toString());
+        assertThat(page.locator("#operation-status")).hasText("NEEDS_REVIEW");
+        assertThat(page.locator("#unknown-effect-tool")).containsText("send_message");
+        assertThat(page.locator("#unknown-effect-step")).hasText("receipt");
+        assertThat(page.locator("#unknown-effect-digest")).hasText(java.util.regex.Pattern.compile("sha256:[0-9a-f]{64}"));
+        assertThat(page.locator("#unknown-effect-started")).containsText("UTC");
+        page.locator(action).click();
+        page.locator("#resolution-confirm").click();
+        assertThat(page.locator("#resolution-note")).hasAttribute("invalid", "");
+        assertThat(checkouts.status(b, operationId)).as("nothing resolved without a note").isEqualTo("NEEDS_REVIEW");
+        page.locator("#resolution-note textarea").fill(note);
+        page.locator("#resolution-confirm").click();
     }
 
     /**

@@ -1,10 +1,19 @@
 package dev.opledger.ui;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.assignableTo;
+import static com.tngtech.archunit.core.domain.JavaCall.Predicates.target;
+import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.name;
+import static com.tngtech.archunit.core.domain.properties.HasOwner.Predicates.With.owner;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import dev.opledger.OpledgerApplication;
+import dev.opledger.claim.LifecycleService;
+import dev.opledger.effect.EffectReviews;
+import dev.opledger.operation.OperationId;
+import dev.opledger.operation.SubjectId;
+import dev.opledger.review.ReviewService;
 import dev.opledger.submission.Submission;
 import java.util.Map;
 import java.util.Set;
@@ -50,12 +59,14 @@ class ModularityTests {
             Map.entry("api", Set.of("attest", "claim", "graph", "operation", "submission")),
             // the node as an MCP server: a channel like api (whose problem types it answers with)
             Map.entry("mcpserver", Set.of("api", "claim", "graph", "mcptasks", "operation", "submission")),
+            // a person's resolution of an unknown outcome: the effect's record and the operation's status, together
+            Map.entry("review", Set.of("audit", "claim", "effect", "operation")),
             Map.entry("node", Set.of("audit", "operation")),
             // reference-tools (its own Maven module, embedded by the local run) uses nothing of the node
             Map.entry("tools", Set.of("mcptasks")),
             // ui → mcp: the Tools view shows a registered tool's MCP annotations (ToolHints)
             Map.entry("ui", Set.of("attest", "audit", "claim", "classification", "effect", "graph", "mcp", "operation",
-                    "outbox", "tools")));
+                    "outbox", "review", "tools")));
 
     private final ApplicationModules modules = ApplicationModules.of(OpledgerApplication.class,
             ProductionCode.TEST_CODE);
@@ -64,7 +75,7 @@ class ModularityTests {
     void findsEveryStageAsAModule() {
         assertThat(modules.stream().map(ApplicationModule::getIdentifier).map(Object::toString))
                 .contains("operation", "attest", "claim", "api", "audit", "node", "graph", "effect", "classification", "mcp", "outbox",
-                        "feed", "checkout", "note", "submission", "mcpserver", "ui");
+                        "feed", "checkout", "note", "submission", "mcpserver", "review", "ui");
     }
 
     @Test
@@ -98,6 +109,23 @@ class ModularityTests {
                 .should().callConstructor(Submission.Proof.Agent.class)
                 .because("App Attest applies to every channel but MCP")
                 .check(new ClassFileImporter().withImportOption(new ProductionCode()).importPackages("dev.opledger"));
+    }
+
+    /**
+     * A resolution of an unknown outcome changes the effect's record and the operation's status in
+     * one transaction, role-checked and audited by {@link ReviewService}; neither half is called
+     * alone from anywhere else.
+     */
+    @Test
+    void onlyTheReviewFacadeResolvesAnUnknownOutcome() {
+        var production = new ClassFileImporter().withImportOption(new ProductionCode()).importPackages("dev.opledger");
+        noClasses().that().resideOutsideOfPackage("dev.opledger.review..")
+                .should().callMethod(LifecycleService.class, "resolveReview", SubjectId.class, OperationId.class,
+                        String.class, String.class, String.class, String.class, String.class)
+                .orShould().callMethodWhere(target(owner(assignableTo(EffectReviews.class)))
+                        .and(target(name("resolve"))))
+                .because("a resolution is role-checked, audited and made on both sides at once")
+                .check(production);
     }
 
     @Test

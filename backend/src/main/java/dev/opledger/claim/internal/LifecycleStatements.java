@@ -237,6 +237,25 @@ public class LifecycleStatements {
             SELECT count(*) FROM decided
             """.formatted(OutboxRow.INSERT, EventType.ApprovalDecided);
 
+    // By subject and operationId, as an approval; the event names the step whose effect was resolved.
+    private static final String RESOLVE_REVIEW = """
+            WITH resolved AS (
+              UPDATE operation SET status = 'ACCEPTED', status_reason = ?, updated_at = now(),
+                     event_sequence = event_sequence + 1
+              WHERE subject_id = ? AND operation_id = ? AND status = 'NEEDS_REVIEW' AND lease_owner IS NULL
+              RETURNING id, operation_id, subject_id, event_sequence
+            ), transition AS (
+              INSERT INTO operation_transition (operation_ref, from_status, to_status, node_id, reason)
+              SELECT id, 'NEEDS_REVIEW', 'ACCEPTED', ?, ? FROM resolved
+            ), event AS (
+              %s
+              SELECT id, operation_id, subject_id, event_sequence, '%s', 'ACCEPTED', ?, ?,
+                     jsonb_build_object('resolution', ?::text)
+              FROM resolved
+            )
+            SELECT count(*) FROM resolved
+            """.formatted(OutboxRow.INSERT, EventType.ReviewResolved);
+
     private final JdbcTemplate jdbc;
 
     LifecycleStatements(JdbcTemplate jdbc) {
@@ -314,6 +333,13 @@ public class LifecycleStatements {
                 decision, actor, reason,
                 "console:" + actor, summary);
         return decided != null && decided == 1;
+    }
+
+    public boolean resolveReview(SubjectId subject, OperationId operationId, String actor, String summary,
+            String resolution, String tool, String stepKey) {
+        Long resolved = jdbc.queryForObject(RESOLVE_REVIEW, Long.class, summary, subject.value(), operationId.value(),
+                "console:" + actor, summary, tool, stepKey, resolution);
+        return resolved != null && resolved == 1;
     }
 
     // The reads go from the operationId (unique index) to the ledger's key, and by that key to the rows.

@@ -12,10 +12,17 @@ import org.jspecify.annotations.Nullable;
  *     arguments; null only when those cannot be canonicalised (unknown: equal to no digest)
  * @param taskId the downstream task the last call was answered with (MCP tasks extension), if any
  * @param taskPollIntervalMs the interval its server asked for between polls, if it said
+ * @param resolution how a person resolved the record's unknown outcome (LANDED, GIVEN_UP); null
+ *     when no one did, or after a NOT_LANDED (which removed the record)
  */
 public record EffectRecord(String status, RepeatClass repeatClass, @Nullable Map<String, Object> result,
         @Nullable String error, int calls, @Nullable String argumentDigest, @Nullable String taskId,
-        @Nullable String taskStatus, @Nullable Long taskPollIntervalMs) {
+        @Nullable String taskStatus, @Nullable Long taskPollIntervalMs, @Nullable String resolution) {
+
+    /** A person gave the step up: it ends with their reason, and the tool is not called again. */
+    public boolean givenUp() {
+        return "GIVEN_UP".equals(resolution);
+    }
 
     public boolean succeeded() {
         return "SUCCEEDED".equals(status);

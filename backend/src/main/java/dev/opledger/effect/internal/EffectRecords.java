@@ -85,11 +85,12 @@ public class EffectRecords {
 
     public Optional<EffectRecord> find(OperationId operationId, String stepKey) {
         return jdbc.query("SELECT e.status, e.repeat_class, e.result::text, e.error, e.calls, e.argument_digest, "
-                        + "e.arguments::text, e.task_id, e.task_status, e.task_poll_interval_ms FROM effect_record e "
+                        + "e.arguments::text, e.task_id, e.task_status, e.task_poll_interval_ms, e.resolution "
+                        + "FROM effect_record e "
                         + "JOIN operation o ON o.id = e.operation_ref WHERE o.operation_id = ? AND e.step_key = ?",
                 (row, n) -> new EffectRecord(row.getString(1), RepeatClass.valueOf(row.getString(2)), map(row.getString(3)),
                         row.getString(4), row.getInt(5), digest(row.getString(6), row.getString(7)), row.getString(8),
-                        row.getString(9), row.getObject(10, Long.class)),
+                        row.getString(9), row.getObject(10, Long.class), row.getString(11)),
                 operationId.value(), stepKey).stream().findFirst();
     }
 

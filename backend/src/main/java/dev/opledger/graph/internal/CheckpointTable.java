@@ -78,7 +78,10 @@ public final class CheckpointTable {
             """.formatted(RELEASED_UP_TO, COLUMNS);
 
     private static final String HISTORY = """
-            SELECT seq, checkpoint_id, parent_id, node_id, next_node_id, created_at
+            SELECT seq, checkpoint_id, parent_id, node_id, next_node_id, created_at,
+                   CASE WHEN jsonb_typeof(state) = 'object'
+                        THEN ARRAY(SELECT jsonb_object_keys(state) ORDER BY 1) ELSE '{}'::text[] END AS state_keys,
+                   octet_length(state::text) AS state_bytes
             FROM graph_checkpoint WHERE thread_id = ? ORDER BY seq DESC
             """;
 
@@ -148,7 +151,9 @@ public final class CheckpointTable {
                 row.getObject("parent_id", UUID.class),
                 row.getString("node_id"),
                 row.getString("next_node_id"),
-                row.getTimestamp("created_at").toInstant()));
+                row.getTimestamp("created_at").toInstant(),
+                List.of((String[]) row.getArray("state_keys").getArray()),
+                row.getLong("state_bytes")));
     }
 
     private static void bindThreadTwice(PreparedStatement statement, UUID thread) throws SQLException {

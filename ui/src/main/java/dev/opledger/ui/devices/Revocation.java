@@ -1,9 +1,8 @@
 package dev.opledger.ui.devices;
 
-import com.vaadin.flow.component.notification.Notification;
-import com.vaadin.flow.component.notification.NotificationVariant;
 import dev.opledger.attest.AttestService;
 import dev.opledger.attest.DeviceKey;
+import dev.opledger.ui.ActionNotification;
 import dev.opledger.ui.Formats;
 import java.util.List;
 import java.util.Optional;
@@ -14,8 +13,6 @@ import java.util.Optional;
  * also when someone else revoked it first, and a notification saying which of the two happened.
  */
 final class Revocation {
-
-    private static final int NOTIFICATION_MILLIS = 8000;
 
     private final AttestService attest;
     private final int pageSize;
@@ -29,10 +26,7 @@ final class Revocation {
     Optional<DeviceKey> revoke(DeviceKey key, String reason) {
         boolean revokedNow = attest.revoke(key.keyId(), reason);
         Optional<DeviceKey> current = current(key);
-        var notification = Notification.show(message(key, revokedNow, current), NOTIFICATION_MILLIS,
-                Notification.Position.TOP_CENTER);
-        notification.setId("devices-notification");
-        notification.addThemeVariants(revokedNow ? NotificationVariant.SUCCESS : NotificationVariant.WARNING);
+        ActionNotification.show("devices-notification", message(key, revokedNow, current), revokedNow);
         return current;
     }
 

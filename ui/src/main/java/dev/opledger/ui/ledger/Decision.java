@@ -1,7 +1,5 @@
 package dev.opledger.ui.ledger;
 
-import com.vaadin.flow.component.notification.Notification;
-import com.vaadin.flow.component.notification.NotificationVariant;
 import dev.opledger.claim.ApprovalDecision;
 import dev.opledger.claim.ApprovalOutcome;
 import dev.opledger.claim.ApprovalService;
@@ -9,6 +7,7 @@ import dev.opledger.claim.CancelOutcome;
 import dev.opledger.claim.CancelService;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.SubjectId;
+import dev.opledger.ui.ActionNotification;
 import dev.opledger.ui.Formats;
 import org.jspecify.annotations.Nullable;
 
@@ -18,8 +17,6 @@ import org.jspecify.annotations.Nullable;
  * saying what happened, also when someone else decided first or the operation no longer waits.
  */
 final class Decision {
-
-    private static final int NOTIFICATION_MILLIS = 8000;
 
     private final ApprovalService approvals;
     private final CancelService cancels;
@@ -31,7 +28,8 @@ final class Decision {
 
     void cancel(OperationId operationId, @Nullable String reason) {
         CancelOutcome outcome = cancels.cancelAsStaff(operationId, reason);
-        notify(message(outcome), outcome instanceof CancelOutcome.Pending || outcome instanceof CancelOutcome.Resolved);
+        ActionNotification.show("decision-notification", message(outcome),
+                outcome instanceof CancelOutcome.Pending || outcome instanceof CancelOutcome.Resolved);
     }
 
     static String message(CancelOutcome outcome) {
@@ -46,16 +44,10 @@ final class Decision {
         };
     }
 
-    private static void notify(String message, boolean changed) {
-        var notification = Notification.show(message, NOTIFICATION_MILLIS, Notification.Position.TOP_CENTER);
-        notification.setId("decision-notification");
-        notification.addThemeVariants(changed ? NotificationVariant.SUCCESS : NotificationVariant.WARNING);
-    }
-
     void decide(SubjectId subject, OperationId operationId, boolean approve, @Nullable String reason) {
         ApprovalOutcome outcome = approve ? approvals.approve(subject, operationId, reason)
                 : approvals.reject(subject, operationId, reason == null ? "" : reason);
-        notify(message(outcome), outcome instanceof ApprovalOutcome.Decided);
+        ActionNotification.show("decision-notification", message(outcome), outcome instanceof ApprovalOutcome.Decided);
     }
 
     static String message(ApprovalOutcome outcome) {

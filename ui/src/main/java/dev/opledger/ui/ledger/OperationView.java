@@ -18,14 +18,19 @@ import dev.opledger.claim.ApprovalService;
 import dev.opledger.claim.CancelRecord;
 import dev.opledger.claim.CancelService;
 import dev.opledger.claim.OperationDetail;
+import dev.opledger.effect.EffectResolution;
 import dev.opledger.effect.RecordedEffect;
+import dev.opledger.effect.UnknownEffect;
+import dev.opledger.graph.CheckpointEntry;
 import dev.opledger.graph.OperationTimeline;
 import dev.opledger.graph.TimelineEntry;
 import dev.opledger.graph.TimelineService;
 import dev.opledger.operation.OperationId;
+import dev.opledger.operation.OperationStatus;
 import dev.opledger.operation.SubjectId;
 import dev.opledger.outbox.OperationEvents;
 import dev.opledger.outbox.OutboxService;
+import dev.opledger.review.ReviewService;
 import dev.opledger.ui.ConsoleRoles;
 import dev.opledger.ui.MainLayout;
 import jakarta.annotation.security.RolesAllowed;
@@ -37,9 +42,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One operation: its status and why, its timeline (attempts, status changes, checkpoints, effects),
+ * its checkpoints with a summary of the state each holds,
  * its events with when each was published, its effect records, the canonical command its payload hash covers, every accepted attempt and
  * every refused reuse of its key. An operation awaiting approval can be approved or rejected here,
- * and one that has not ended can be cancelled (the timeline then shows the cancel's states).
+ * and one that has not ended can be cancelled (the timeline then shows the cancel's states); one
+ * in NEEDS_REVIEW because a call's outcome is unknown shows that call, and can be resolved here.
  * Opened as {@code operations/<operationId>}, an id pasted from a ticket or a log line (operationIds
  * are unique across subjects), or as {@code operations/<operationId>?subject=<subject>}, which
  * shows it only if it is that subject's.
@@ -55,6 +62,8 @@ class OperationView extends VerticalLayout implements BeforeEnterObserver {
     private final TimelineService timelines;
     private final OutboxService outbox;
     private final Decision decision;
+    private final ReviewService reviews;
+    private final Resolution resolution;
     /** The link's {@code ?subject=}, if it has one. */
     private @Nullable SubjectId subject;
     private @Nullable OperationId operationId;
@@ -62,10 +71,13 @@ class OperationView extends VerticalLayout implements BeforeEnterObserver {
     private @Nullable SubjectId shownSubject;
     private boolean linkIsValid;
 
-    OperationView(TimelineService timelines, OutboxService outbox, ApprovalService approvals, CancelService cancels) {
+    OperationView(TimelineService timelines, OutboxService outbox, ApprovalService approvals, CancelService cancels,
+            ReviewService reviews) {
         this.timelines = timelines;
         this.outbox = outbox;
         this.decision = new Decision(approvals, cancels);
+        this.reviews = reviews;
+        this.resolution = new Resolution(reviews);
         setId("operation-view");
     }
 
@@ -113,10 +125,19 @@ class OperationView extends VerticalLayout implements BeforeEnterObserver {
         List<RecordedEffect> effects = timeline.entries().stream()
                 .flatMap(entry -> entry instanceof TimelineEntry.Effect effect ? Stream.of(effect.effect()) : Stream.empty())
                 .toList();
-        add(title,
-                new OperationStatusPanel(detail, cancelOf(timeline), this::askToDecide, this::askToCancel),
-                new OperationSummary(detail),
+        add(title, new OperationStatusPanel(detail, cancelOf(timeline), this::askToDecide, this::askToCancel));
+        if (detail.operation().status() == OperationStatus.NEEDS_REVIEW) {
+            SubjectId of = detail.operation().subject();
+            reviews.unknownEffect(of, detail.operation().operationId()).ifPresent(unknown -> add(
+                    new UnknownEffectPanel(unknown, chosen -> askToResolve(of, unknown, chosen))));
+        }
+        add(new OperationSummary(detail),
                 new H3("Timeline (" + timeline.entries().size() + ")"), new TimelineGrid(timeline.entries()));
+        List<CheckpointEntry> checkpoints = timeline.entries().stream()
+                .flatMap(entry -> entry instanceof TimelineEntry.Checkpoint checkpoint ? Stream.of(checkpoint.checkpoint())
+                        : Stream.empty())
+                .toList();
+        add(new H3("Checkpoints (" + checkpoints.size() + ")"), new CheckpointsGrid(checkpoints));
         addEvents(detail.operation().operationId());
         add(new H3("Effects (" + effects.size() + ")"), new EffectsGrid(effects),
                 new H3("Command (canonical JSON, as hashed)"), command,
@@ -160,6 +181,17 @@ class OperationView extends VerticalLayout implements BeforeEnterObserver {
         }
         new DecisionDialog(DecisionDialog.cancellation(cancelled), reason -> {
             decision.cancel(cancelled, reason);
+            load();
+        }).open();
+    }
+
+    private void askToResolve(SubjectId of, UnknownEffect unknown, EffectResolution chosen) {
+        OperationId resolvedOperation = operationId;
+        if (resolvedOperation == null) {
+            return;
+        }
+        new ResolutionDialog(chosen, unknown, note -> {
+            resolution.resolve(of, resolvedOperation, unknown, chosen, note);
             load();
         }).open();
     }

@@ -5,6 +5,7 @@ import dev.opledger.claim.CancelResolution;
 import dev.opledger.claim.TransitionRecord;
 import dev.opledger.classification.RepeatClass;
 import dev.opledger.effect.RecordedEffect;
+import dev.opledger.graph.CheckpointEntry;
 import dev.opledger.graph.TimelineEntry;
 import dev.opledger.ui.Formats;
 import java.util.Locale;
@@ -93,6 +94,12 @@ final class TimelineText {
     }
 
     /** As the issue and the docs name the classes: keyed, check-then-write, never-repeat, idempotent. */
+    /** A checkpoint's state without its values: "amount, payment, reservation, sku · 412 bytes". */
+    static String stateSummary(CheckpointEntry checkpoint) {
+        String keys = checkpoint.stateKeys().isEmpty() ? "(empty)" : String.join(", ", checkpoint.stateKeys());
+        return keys + " · " + checkpoint.stateBytes() + (checkpoint.stateBytes() == 1 ? " byte" : " bytes");
+    }
+
     static String repeatClass(RepeatClass repeatClass) {
         return repeatClass.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }

@@ -14,6 +14,7 @@ import dev.opledger.graph.CheckpointEntry;
 import dev.opledger.graph.TimelineEntry;
 import dev.opledger.operation.OperationStatus;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -53,11 +54,19 @@ class TimelineTextTest {
     @Test
     void aCheckpointShowsTheNodeThatRanAndTheNextOne() {
         var checkpoint = new TimelineEntry.Checkpoint(new CheckpointEntry(3, UUID.randomUUID(), null, "reserve",
-                "approval", STARTED));
+                "approval", STARTED, List.of("amount", "reservation"), 412));
 
         assertThat(TimelineText.kind(checkpoint)).isEqualTo("Checkpoint");
         assertThat(TimelineText.what(checkpoint)).isEqualTo("reserve → approval");
         assertThat(TimelineText.details(checkpoint)).isEqualTo("checkpoint #3");
+    }
+
+    @Test
+    void aCheckpointsStateIsSummedUpByItsNamesAndSizeNotItsValues() {
+        assertThat(TimelineText.stateSummary(new CheckpointEntry(2, UUID.randomUUID(), null, "reserve", "capture",
+                STARTED, List.of("amount", "reservation", "sku"), 412))).isEqualTo("amount, reservation, sku · 412 bytes");
+        assertThat(TimelineText.stateSummary(new CheckpointEntry(1, UUID.randomUUID(), null, "__START__", "reserve",
+                STARTED, List.of(), 2))).isEqualTo("(empty) · 2 bytes");
     }
 
     @Test
