@@ -49,11 +49,13 @@ class ModularityTests {
             // the node as an MCP server: a channel like api (whose problem types it answers with)
             Map.entry("mcpserver", Set.of("api", "claim", "graph", "operation", "submission")),
             Map.entry("node", Set.of("audit", "operation")),
+            // the stuck-tasks read model: reads claim's, effect's and mcpserver's tables, uses claim's cancel types
+            Map.entry("stuck", Set.of("claim", "operation")),
             // reference-tools (its own Maven module, embedded by the local run) uses nothing of the node
             Map.entry("tools", Set.of()),
             // ui → mcp: the Tools view shows a registered tool's MCP annotations (ToolHints)
             Map.entry("ui", Set.of("attest", "audit", "claim", "classification", "effect", "graph", "mcp", "operation",
-                    "outbox", "tools")));
+                    "outbox", "stuck", "tools")));
 
     private final ApplicationModules modules = ApplicationModules.of(OpledgerApplication.class,
             ProductionCode.TEST_CODE);
@@ -62,7 +64,7 @@ class ModularityTests {
     void findsEveryStageAsAModule() {
         assertThat(modules.stream().map(ApplicationModule::getIdentifier).map(Object::toString))
                 .contains("operation", "attest", "claim", "api", "audit", "node", "graph", "effect", "classification", "mcp", "outbox",
-                        "feed", "checkout", "note", "submission", "mcpserver", "ui");
+                        "feed", "checkout", "note", "submission", "mcpserver", "stuck", "ui");
     }
 
     @Test
