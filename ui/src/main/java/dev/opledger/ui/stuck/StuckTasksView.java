@@ -91,9 +91,10 @@ class StuckTasksView extends VerticalLayout {
         recent.setEmptyStateText("No cancel has been asked for.");
         recent.setAllRowsVisible(true);
 
-        add(title, new Paragraph("A task is listed once it is older than its tool's threshold (the operation type "
-                        + "for an agent's task, the downstream tool for a call in flight): "),
-                thresholds, readAt,
+        var explained = new Paragraph("A task is listed once it is older than its tool's threshold (the operation "
+                + "type for an agent's task, the downstream tool for a call in flight): ");
+        explained.add(thresholds, new Span(". "), readAt);
+        add(title, explained,
                 new H3("Inbound: agents' MCP tasks whose operation has not ended"), inbound,
                 new H3("Outbound: tool calls in flight"), outbound,
                 new H3("Recent cancels (newest " + RECENT_CANCELS + ")"), recent);
@@ -105,7 +106,9 @@ class StuckTasksView extends VerticalLayout {
         grid.addComponentColumn(task -> OperationLink.to(task.subject(), task.operationId()))
                 .setHeader("Operation ID").setAutoWidth(true);
         grid.addColumn(StuckTask::tool).setHeader("Tool").setAutoWidth(true);
-        grid.addColumn(task -> Formats.shortId(task.handle())).setHeader("Handle")
+        // an agent's task id is 43 random characters, a call's handle is short and all of it tells
+        grid.addColumn(task -> task.direction() == StuckTask.Direction.INBOUND ? Formats.shortId(task.handle())
+                        : task.handle()).setHeader("Handle")
                 .setTooltipGenerator(StuckTask::handle).setAutoWidth(true);
         grid.addColumn(StuckTaskText::age).setHeader("Age").setAutoWidth(true);
         grid.addColumn(task -> task.status().name()).setHeader("Last status")
@@ -141,7 +144,8 @@ class StuckTasksView extends VerticalLayout {
         inbound.getDataProvider().refreshAll();
         outbound.getDataProvider().refreshAll();
         recent.setItems(stuck.recentCancels(RECENT_CANCELS));
-        readAt.setText("Read at " + Formats.instant(Instant.now()) + ", every " + POLL_MILLIS / 1000 + " s while open.");
+        readAt.setText("Read at " + Formats.instant(Instant.now()) + ", and again every " + POLL_MILLIS / 1000
+                + " s while this view is open.");
     }
 
     @Override
