@@ -13,11 +13,8 @@ import dev.opledger.effect.Effect;
 import dev.opledger.effect.EffectGateway;
 import dev.opledger.effect.EffectOutcome;
 import dev.opledger.effect.TestGateways;
-import dev.opledger.mcp.ToolClient;
-import dev.opledger.mcp.ToolHints;
+import dev.opledger.effect.UnansweredTools;
 import dev.opledger.mcp.ToolRef;
-import dev.opledger.mcp.ToolReply;
-import dev.opledger.mcp.ToolTransportException;
 import dev.opledger.mcpserver.McpAgent;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationStatus;
@@ -29,7 +26,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -227,7 +223,7 @@ class StuckTaskServiceIT {
     private LeasedOperation inFlight(String step, String tool) {
         OperationId operationId = Operations.claim(claims, new SubjectId("stuck-" + UUID.randomUUID()), 1).getFirst();
         LeasedOperation run = Operations.lease(lifecycle, NODE, operationId);
-        EffectGateway gateway = TestGateways.over(node, new UnreachableTools());
+        EffectGateway gateway = TestGateways.over(node, new UnansweredTools());
         assertThat(gateway.perform(new Effect(run.fence(), step, new ToolRef("shop", tool), Map.of("sku", "A-1"), null)))
                 .isInstanceOf(EffectOutcome.NeedsReview.class);
         return run;
@@ -267,19 +263,5 @@ class StuckTaskServiceIT {
     private static void signedInAs(String authority) {
         SecurityContextHolder.getContext().setAuthentication(UsernamePasswordAuthenticationToken.authenticated(
                 "someone", null, AuthorityUtils.createAuthorityList(authority)));
-    }
-
-    /** Every call is lost on the way back: with no class configured a tool is never-repeat, so the record stays STARTED. */
-    private static final class UnreachableTools implements ToolClient {
-
-        @Override
-        public ToolReply call(ToolRef tool, Map<String, Object> arguments) throws ToolTransportException {
-            throw new ToolTransportException("read timed out");
-        }
-
-        @Override
-        public Optional<ToolHints> hints(ToolRef tool) {
-            return Optional.empty();
-        }
     }
 }
