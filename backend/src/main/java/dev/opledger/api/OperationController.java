@@ -1,6 +1,9 @@
 package dev.opledger.api;
 
 import dev.opledger.attest.AttemptHeaders;
+import dev.opledger.claim.CancelChannel;
+import dev.opledger.claim.CancelOutcome;
+import dev.opledger.claim.CancelService;
 import dev.opledger.claim.ClaimService;
 import dev.opledger.graph.CommandCheck;
 import dev.opledger.operation.OperationId;
@@ -29,7 +32,8 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * {@code POST /v1/operations} submits an operation under the caller's {@code Idempotency-Key}
  * (through {@link SubmissionService}, the sequence the MCP server shares);
- * {@code GET /v1/operations/{operationId}} reads the caller's own operation.
+ * {@code GET /v1/operations/{operationId}} reads the caller's own operation;
+ * {@code POST /v1/operations/{operationId}/cancel} cancels it ({@link CancelService}).
  */
 @RestController
 class OperationController {
@@ -46,11 +50,14 @@ class OperationController {
 
     private final SubmissionService submissions;
     private final ClaimService claims;
+    private final CancelService cancels;
     private final RequestBodyReader bodies;
 
-    OperationController(SubmissionService submissions, ClaimService claims, RequestBodyReader bodies) {
+    OperationController(SubmissionService submissions, ClaimService claims, CancelService cancels,
+            RequestBodyReader bodies) {
         this.submissions = submissions;
         this.claims = claims;
+        this.cancels = cancels;
         this.bodies = bodies;
     }
 
@@ -91,6 +98,26 @@ class OperationController {
                         invalidArgumentsDetail(invalid), operationId, Map.of("errors", errors(invalid.violations())));
                 case SubmissionOutcome.AttestationRefused refused ->
                         throw new AttestProblem(refused.refusal(), refused.detail(), refused.check(), operationId);
+            };
+        }
+    }
+
+    /**
+     * Cancels the caller's own operation: 202 while its worker has yet to reach a step boundary,
+     * 200 once it has ended (cancelled, or ended otherwise: the cancel changed nothing); the same
+     * answer for every repeat. Another subject's operation is 404, as one that does not exist.
+     */
+    @PostMapping("/v1/operations/{operationId}/cancel")
+    ResponseEntity<OperationResponse> cancel(Authentication caller, @PathVariable String operationId) {
+        OperationId id = parsePathId(operationId);
+        try (var ignored = OperationMdc.put(id)) {
+            return switch (cancels.cancelOwn(subject(caller), id, CancelChannel.REST)) {
+                case CancelOutcome.Pending pending ->
+                        ResponseEntity.accepted().body(OperationResponse.of(pending.operation(), pending.cancel()));
+                case CancelOutcome.Resolved resolved ->
+                        ResponseEntity.ok(OperationResponse.of(resolved.operation(), resolved.cancel()));
+                case CancelOutcome.AlreadyEnded ended -> ResponseEntity.ok(OperationResponse.of(ended.operation()));
+                case CancelOutcome.NotFound notFound -> throw notFound(id);
             };
         }
     }

@@ -3,7 +3,6 @@ package dev.opledger.claim;
 import dev.opledger.audit.AuditService;
 import dev.opledger.claim.internal.OperationReader;
 import dev.opledger.operation.OperationId;
-import dev.opledger.operation.OperationStatus;
 import dev.opledger.operation.SubjectId;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -67,20 +66,21 @@ public class CancelService {
         return outcome(operationId, () -> reader.find(operationId));
     }
 
+    /**
+     * The cancel is read before the operation: its resolution and the operation's last status
+     * change are one statement, so a resolved cancel is never paired with a status from before.
+     */
     private CancelOutcome outcome(OperationId operationId, Supplier<Optional<OperationState>> read) {
+        Optional<CancelRecord> cancel = lifecycle.cancel(operationId);
         Optional<OperationState> operation = read.get();
         if (operation.isEmpty()) {
             return new CancelOutcome.NotFound();
         }
-        Optional<CancelRecord> cancel = lifecycle.cancel(operationId);
         if (cancel.isEmpty()) {
             return new CancelOutcome.AlreadyEnded(operation.get());
         }
-        if (!cancel.get().pending()) {
-            // resolved after the operation was read: the status it ended in goes with the resolution
-            return new CancelOutcome.Resolved(operation.get().status() == OperationStatus.RUNNING
-                    ? read.get().orElseThrow() : operation.get(), cancel.get());
-        }
-        return new CancelOutcome.Pending(operation.get(), cancel.get());
+        return cancel.get().pending()
+                ? new CancelOutcome.Pending(operation.get(), cancel.get())
+                : new CancelOutcome.Resolved(operation.get(), cancel.get());
     }
 }

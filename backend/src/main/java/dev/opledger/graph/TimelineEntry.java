@@ -1,6 +1,7 @@
 package dev.opledger.graph;
 
 import dev.opledger.claim.AttemptRecord;
+import dev.opledger.claim.CancelRecord;
 import dev.opledger.claim.TransitionRecord;
 import dev.opledger.effect.RecordedEffect;
 import java.time.Instant;
@@ -39,6 +40,26 @@ public sealed interface TimelineEntry {
         @Override
         public Instant at() {
             return effect.startedAt();
+        }
+    }
+
+    /** Someone asked to cancel the operation: who, through which channel, why. */
+    record CancelRequested(CancelRecord cancel) implements TimelineEntry {
+        @Override
+        public Instant at() {
+            return cancel.requestedAt();
+        }
+    }
+
+    /**
+     * The cancel acknowledged (by a worker at a step boundary, or by the ledger) and resolved: stopped,
+     * the in-flight effect committed anyway, or a review. Present once the cancel has a resolution.
+     */
+    record CancelResolved(CancelRecord cancel) implements TimelineEntry {
+        @Override
+        public Instant at() {
+            Instant resolved = cancel.resolvedAt();
+            return resolved == null ? cancel.requestedAt() : resolved;
         }
     }
 }

@@ -54,6 +54,12 @@ public class TimelineService {
         graphs.history(operationId).reversed()
                 .forEach(checkpoint -> entries.add(new TimelineEntry.Checkpoint(checkpoint)));
         effects.recordsOf(operationId).forEach(effect -> entries.add(new TimelineEntry.Effect(effect)));
+        lifecycle.cancel(operationId).ifPresent(cancel -> {
+            entries.add(new TimelineEntry.CancelRequested(cancel));
+            if (!cancel.pending()) {
+                entries.add(new TimelineEntry.CancelResolved(cancel));
+            }
+        });
         // a stable sort: within one instant, the order above
         entries.sort(Comparator.comparing(TimelineEntry::at));
         return new OperationTimeline(detail, entries);

@@ -29,7 +29,8 @@ import tools.jackson.databind.json.JsonMapper;
  * Generated hostile requests at the API's edge (see {@link HostileRequests}), written over a
  * socket one after another: none gets a 5xx, every refusal is a problem whose type
  * docs/problems.md lists, a 2xx comes only for a valid request (and then with exactly one
- * operation row for a new operationId), and a refused request changes no table.
+ * operation row for a new operationId; a cancel of one's own operation changes only the cancel's
+ * rows), and a refused request changes no table.
  *
  * <p>Each run draws a new seed and prints it; {@code -Dopledger.hostile.seed=<seed>} generates
  * the same requests again. {@code -Dopledger.hostile.requests=<n>} sets how many (default
@@ -139,6 +140,14 @@ class HostileInputIT {
                     wrong.add("a replay was refused");
                 }
                 if (!Set.of("operation_attempt").containsAll(changed)) {
+                    wrong.add("tables changed: " + difference(before, after));
+                }
+            }
+            case HostileRequest.Cancels cancels -> {
+                if (!success) {
+                    wrong.add("a cancel of the caller's own operation was refused");
+                }
+                if (!Set.of("operation_cancel", "operation_transition", "outbox_event").containsAll(changed)) {
                     wrong.add("tables changed: " + difference(before, after));
                 }
             }

@@ -28,7 +28,7 @@ final class HostileMutations {
 
     private static final Predicate<Spec> COMMAND = spec -> spec.base == Base.COMMAND;
     private static final Predicate<Spec> SENDS_COMMAND = Spec::sendsCommand;
-    private static final Predicate<Spec> READ = spec -> spec.base == Base.READ;
+    private static final Predicate<Spec> NAMES_OPERATION = Spec::namesOperation;
     private static final Predicate<Spec> ANY = spec -> true;
 
     private HostileMutations() {
@@ -158,21 +158,22 @@ final class HostileMutations {
                     spec.target = spec.target + raw;
                     return HexFormat.of().formatHex(ascii(raw));
                 }),
-                benign(Dimension.PATH, category, "operationId upper-case in the path", READ, (spec, random) -> {
+                benign(Dimension.PATH, category, "operationId upper-case in the path", NAMES_OPERATION, (spec, random) -> {
                     if (spec.readOwner == null) {
                         return "(no operation)";
                     }
-                    spec.target = spec.target.toUpperCase(Locale.ROOT).replace("/V1/OPERATIONS/", "/v1/operations/");
+                    spec.target = "/v1/operations/" + spec.target.substring("/v1/operations/".length(),
+                            "/v1/operations/".length() + 36).toUpperCase(Locale.ROOT) + spec.pathSuffix;
                     return "";
                 }),
-                refusing(Dimension.PATH, category, "another subject's operationId", READ, (spec, random) -> {
+                refusing(Dimension.PATH, category, "another subject's operationId", NAMES_OPERATION, (spec, random) -> {
                     var others = spec.generator.created().stream().filter(c -> !c.subject().equals(spec.subject)).toList();
                     if (others.isEmpty()) {
-                        spec.target = "/v1/operations/" + uuid(random);
+                        spec.target = spec.operationPath(uuid(random));
                         return "(none yet: a random one)";
                     }
                     var other = others.get(random.nextInt(others.size()));
-                    spec.target = "/v1/operations/" + other.operationId();
+                    spec.target = spec.operationPath(other.operationId());
                     return other.subject();
                 }));
     }

@@ -24,6 +24,13 @@ record HostileRequest(int index, String description, Set<String> categories, Raw
     record Replays(String subject, UUID operationId) implements Expect {
     }
 
+    /**
+     * A cancel of the caller's own operation: a 2xx, and nothing changes but the cancel's rows (its
+     * record, the transition and the events of a first cancel; none for a repeat).
+     */
+    record Cancels() implements Expect {
+    }
+
     /** A read of the caller's own operation: a 2xx, and nothing changes. */
     record Reads() implements Expect {
     }

@@ -14,7 +14,7 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * A seeded generator of requests at the API's edge: a valid command, a replay or a read, with
+ * A seeded generator of requests at the API's edge: a valid command, a replay, a read or a cancel, with
  * none, one or a few mutations of distinct dimensions (token, subject, Idempotency-Key,
  * Content-Type, body, path, method). Whether the result is still a valid request follows from
  * the mutations chosen, so the test knows what the node owes it. The same seed and the same
@@ -53,6 +53,8 @@ final class HostileRequests {
             spec.freshCommand(pick(subjects));
         } else if (base < 0.65) {
             spec.replay(pick(created));
+        } else if (base < 0.75) {
+            spec.cancel(pick(subjects), random.nextInt(4) == 0 ? null : pick(created));
         } else {
             spec.read(pick(subjects), random.nextInt(4) == 0 ? null : pick(created));
         }
@@ -94,7 +96,7 @@ final class HostileRequests {
     /** The request being made; mutations change it in place. */
     static final class Spec {
 
-        enum Base { COMMAND, REPLAY, READ }
+        enum Base { COMMAND, REPLAY, READ, CANCEL }
 
         final Random random;
         final HostileRequests generator;
@@ -115,7 +117,10 @@ final class HostileRequests {
         /** Set by framing and header mutations: more headers, and the bytes on the wire in place of the body. */
         List<String[]> extraHeaders = new ArrayList<>();
         byte[] wireBody;
+        /** The subject of the operation a read or a cancel names; null when it names nobody's. */
         String readOwner;
+        /** What follows the operationId in a read's or a cancel's path. */
+        String pathSuffix = "";
         boolean refused;
 
         Spec(Random random, HostileRequests generator) {
@@ -143,14 +148,35 @@ final class HostileRequests {
         void read(String subject, Created operation) {
             base = Base.READ;
             method = "GET";
+            name(subject, operation);
+        }
+
+        /** {@code POST /v1/operations/{operationId}/cancel}: no body, no Idempotency-Key (the operationId is the key). */
+        void cancel(String subject, Created operation) {
+            base = Base.CANCEL;
+            method = "POST";
+            pathSuffix = "/cancel";
+            name(subject, operation);
+        }
+
+        private void name(String subject, Created operation) {
             actAs(operation == null ? subject : random.nextInt(3) == 0 ? subject : operation.subject());
             if (operation == null) {
-                target = "/v1/operations/" + HostileMutations.uuid(random);
+                target = operationPath(HostileMutations.uuid(random));
                 refused = true; // nobody's operation: 404
             } else {
-                target = "/v1/operations/" + operation.operationId();
+                target = operationPath(operation.operationId());
                 readOwner = operation.subject();
             }
+        }
+
+        String operationPath(UUID operationId) {
+            return "/v1/operations/" + operationId + pathSuffix;
+        }
+
+        /** A read or a cancel: a request that names an operation in its path and sends no command. */
+        boolean namesOperation() {
+            return base == Base.READ || base == Base.CANCEL;
         }
 
         void actAs(String who) {
@@ -159,7 +185,7 @@ final class HostileRequests {
         }
 
         boolean sendsCommand() {
-            return base != Base.READ;
+            return !namesOperation();
         }
 
         String body() {
@@ -207,6 +233,7 @@ final class HostileRequests {
                 case COMMAND -> new HostileRequest.Creates(subject, operationId, new String(body, StandardCharsets.UTF_8));
                 case REPLAY -> new HostileRequest.Replays(subject, operationId);
                 case READ -> subject.equals(readOwner) ? new HostileRequest.Reads() : new HostileRequest.Refused();
+                case CANCEL -> subject.equals(readOwner) ? new HostileRequest.Cancels() : new HostileRequest.Refused();
             };
         }
 

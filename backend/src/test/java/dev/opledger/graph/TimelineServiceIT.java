@@ -196,6 +196,8 @@ class TimelineServiceIT {
                     + checkpoint.checkpoint().nextNodeId();
             case TimelineEntry.Effect effect -> "effect " + effect.effect().stepKey() + " " + effect.effect().tool() + " "
                     + effect.effect().repeatClass() + " " + effect.effect().status();
+            case TimelineEntry.CancelRequested cancel -> "cancel requested " + cancel.cancel().channel();
+            case TimelineEntry.CancelResolved cancel -> "cancel " + cancel.cancel().resolution();
         };
     }
 

@@ -289,18 +289,63 @@ class McpServerIT {
     }
 
     @Test
-    void tasksMethodsNeedTheExtensionAndCancelSaysItIsNotThereYet() {
+    void tasksMethodsNeedTheExtension() {
         String taskId = (String) McpAgent.result(agent.callTool("checkout", checkout(operationId, 1), true))
                 .get("taskId");
 
         var undeclared = agent.request("tasks/get", Map.of("taskId", taskId), false, taskId);
-        var cancel = agent.request("tasks/cancel", Map.of("taskId", taskId), true, taskId);
+        var undeclaredCancel = agent.request("tasks/cancel", Map.of("taskId", taskId), false, taskId);
         var update = agent.request("tasks/update", Map.of("taskId", taskId, "inputResponses", Map.of()), true, taskId);
 
         assertThat(undeclared.error().code()).isEqualTo(-32021);
-        assertThat(cancel.error().code()).isEqualTo(-32601);
-        assertThat(cancel.error().message()).contains("not implemented");
+        assertThat(undeclaredCancel.error().code()).isEqualTo(-32021);
         assertThat(McpAgent.result(update)).containsEntry("resultType", "complete");
+        assertThat(jdbc.queryForObject("SELECT status FROM operation WHERE operation_id = ?::uuid", String.class,
+                operationId)).isEqualTo("ACCEPTED");
+    }
+
+    @Test
+    void tasksCancelIsAnEmptyAcknowledgementForEveryRepeatAndTheTaskEndsCancelled() {
+        String taskId = (String) McpAgent.result(agent.callTool("checkout", checkout(operationId, 1), true))
+                .get("taskId");
+        var other = new McpAgent(port, TestTokens.forSubject("other-" + UUID.randomUUID()));
+
+        var theirs = other.request("tasks/cancel", Map.of("taskId", taskId), true, taskId);
+        assertThat(theirs.error().code()).isEqualTo(-32602);
+        assertThat(theirs.error().message()).isEqualTo(agent.request("tasks/cancel", Map.of("taskId", "no-such-task"),
+                true, "no-such-task").error().message());
+        assertThat(count("SELECT count(*) FROM operation_cancel c JOIN operation o ON o.id = c.operation_ref "
+                + "WHERE o.operation_id = ?::uuid", operationId)).as("another subject changed nothing").isZero();
+
+        var first = McpAgent.result(agent.request("tasks/cancel", Map.of("taskId", taskId), true, taskId));
+        var repeat = McpAgent.result(agent.request("tasks/cancel", Map.of("taskId", taskId), true, taskId));
+
+        // the spec's empty acknowledgement: resultType only (and the SDK's _meta, which every result carries)
+        assertThat(first).containsEntry("resultType", "complete").containsOnlyKeys("resultType", "_meta")
+                .isEqualTo(repeat);
+        assertThat(McpAgent.result(agent.getTask(taskId))).containsEntry("status", "cancelled");
+        assertThat(jdbc.queryForMap("SELECT c.channel, c.requested_by, c.resolution FROM operation_cancel c "
+                + "JOIN operation o ON o.id = c.operation_ref WHERE o.operation_id = ?::uuid", operationId))
+                .isEqualTo(Map.of("channel", "MCP", "requested_by", "subject:" + subject, "resolution", "STOPPED"));
+        assertThat(count("SELECT count(*) FROM outbox_event WHERE operation_id = ?::uuid AND type = 'CancelRequested'",
+                operationId)).isEqualTo(1);
+    }
+
+    @Test
+    void aRunningTasksCancelLeavesItWorkingWithAStatusMessageUntilTheWorkerMeetsIt() {
+        String taskId = (String) McpAgent.result(agent.callTool("checkout", checkout(operationId, 1), true))
+                .get("taskId");
+        var id = dev.opledger.operation.OperationId.parse(operationId);
+        lifecycle.lease("mcp-it-node", 1000, Duration.ofMinutes(1)).stream()
+                .filter(leased -> leased.operationId().equals(id)).findFirst().orElseThrow();
+
+        assertThat(McpAgent.result(agent.request("tasks/cancel", Map.of("taskId", taskId), true, taskId)))
+                .containsEntry("resultType", "complete");
+
+        assertThat(McpAgent.result(agent.getTask(taskId))).containsEntry("status", "working")
+                .satisfies(task -> assertThat((String) task.get("statusMessage"))
+                        .endsWith("A cancel was requested: the run stops at its next step boundary, before any further "
+                                + "effect."));
     }
 
     @Test

@@ -17,6 +17,10 @@ import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationStatus;
 import dev.opledger.testing.ApiClient;
 import dev.opledger.testing.Checkout;
+import dev.opledger.claim.CancelChannel;
+import dev.opledger.claim.CancelOutcome;
+import dev.opledger.claim.CancelService;
+import dev.opledger.operation.SubjectId;
 import dev.opledger.testing.EventSchema;
 import dev.opledger.testing.EventsIntegrationTest;
 import dev.opledger.testing.TestKafka;
@@ -67,11 +71,16 @@ class EventsPublishedIT {
     @Autowired
     JsonMapper json;
 
+    @Autowired
+    CancelService cancels;
+
+    String subject;
     String token;
 
     @BeforeEach
     void setUp() {
-        token = TestTokens.forSubject("events-" + UUID.randomUUID());
+        subject = "events-" + UUID.randomUUID();
+        token = TestTokens.forSubject(subject);
     }
 
     private OperationId submit() {
@@ -154,6 +163,49 @@ class EventsPublishedIT {
     }
 
     @Test
+    void aCancelsEventsArePublishedInOrderAndMatchTheSchema() {
+        OperationId accepted = submit();
+        OperationId running = submit();
+        SubjectId owner = new SubjectId(subject);
+        assertThat(cancels.cancelOwn(owner, accepted, CancelChannel.REST)).isInstanceOf(CancelOutcome.Resolved.class);
+        LeasedOperation leased = lifecycle.lease("events-node", 1000, Duration.ofSeconds(30)).stream()
+                .filter(o -> o.operationId().equals(running)).findFirst().orElseThrow();
+        // the cancel comes while the capture's call is in flight: it lands anyway, the receipt is never called
+        ToolClient cancellingDuringTheCall = new Answering() {
+            @Override
+            public ToolReply call(ToolRef tool, Map<String, Object> arguments) {
+                cancels.cancelOwn(owner, running, CancelChannel.MCP);
+                return super.call(tool, arguments);
+            }
+        };
+        EffectGateway gateway = TestGateways.over(node, cancellingDuringTheCall);
+        assertThat(gateway.perform(new Effect(leased.fence(), "capture", new ToolRef("shop", "capture_tool"), Map.of(),
+                null))).isInstanceOf(EffectOutcome.Done.class);
+        assertThat(gateway.perform(new Effect(leased.fence(), "receipt", new ToolRef("shop", "receipt_tool"), Map.of(),
+                null))).isInstanceOf(EffectOutcome.CancelRequested.class);
+        assertThat(lifecycle.finishRun(leased.fence(), "events-node", OperationStatus.CANCELLED, "cancelled")).isTrue();
+        awaitPublished(accepted);
+        awaitPublished(running);
+
+        assertThat(recordsOf(accepted)).extracting(record -> value(record).get("type").asString())
+                .containsExactly("OperationAccepted", "CancelRequested", "CancelAcknowledged", "OperationCancelled");
+        assertThat(recordsOf(running)).extracting(record -> value(record).get("type").asString())
+                .containsExactly("OperationAccepted", "OperationRunning", "AgentToolStarted", "CancelRequested",
+                        "AgentToolCompleted", "CancelAcknowledged", "CancelEffectCommitted", "OperationCancelled");
+        for (OperationId operationId : List.of(accepted, running)) {
+            assertThat(recordsOf(operationId)).allSatisfy(record -> assertThat(EventSchema.errors(value(record)))
+                    .as(value(record).toString()).isEmpty());
+        }
+        JsonNode committed = recordsOf(running).stream().map(this::value)
+                .filter(event -> event.get("type").asString().equals("CancelEffectCommitted")).findFirst().orElseThrow();
+        assertThat(committed.get("stepKey").asString()).isEqualTo("capture");
+        assertThat(committed.get("tool").asString()).isEqualTo("capture_tool");
+        assertThat(recordsOf(running).stream().map(this::value)
+                .filter(event -> event.get("type").asString().equals("CancelRequested")).findFirst().orElseThrow()
+                .get("channel").asString()).isEqualTo("MCP");
+    }
+
+    @Test
     void aReplayedSubmissionPublishesNothing() {
         OperationId operationId = submit();
         awaitPublished(operationId);
@@ -170,7 +222,7 @@ class EventsPublishedIT {
     }
 
     /** Tools that do what they are asked, once per call. */
-    private static final class Answering implements ToolClient {
+    private static class Answering implements ToolClient {
         @Override
         public ToolReply call(ToolRef tool, Map<String, Object> arguments) {
             return new ToolReply(false, Map.of("done", tool.tool()), "ok");

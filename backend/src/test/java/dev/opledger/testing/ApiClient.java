@@ -36,6 +36,12 @@ public final class ApiClient {
                 "application/json")).POST(HttpRequest.BodyPublishers.ofString(body)).build());
     }
 
+    /** POST /v1/operations/{operationId}/cancel, without a body. */
+    public HttpResponse<String> cancel(String token, String operationId) {
+        return send(request("/v1/operations/" + operationId + "/cancel", token, Map.of())
+                .POST(HttpRequest.BodyPublishers.noBody()).build());
+    }
+
     public HttpResponse<String> get(String token, String path) {
         return send(request(path, token, Map.of()).GET().build());
     }

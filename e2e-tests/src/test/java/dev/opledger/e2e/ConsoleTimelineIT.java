@@ -126,6 +126,39 @@ class ConsoleTimelineIT {
         assertThat(cell(timeline, "capture: capture_payment (keyed)")).hasCount(0);
     }
 
+    @Test
+    void supportCancelsACheckoutAwaitingApprovalAuditedAndTheTimelineShowsTheCancelsStates(Page page, RunningNode node)
+            throws SQLException {
+        Checkout checkout = submit(node, "900.00");
+        awaitStatus(checkout, "AWAITING_APPROVAL");
+        signIn(page, node, "support", "support");
+        open(page, node, checkout);
+
+        page.locator("#cancel-operation").click();
+        page.locator("#cancel-reason textarea").fill("customer called to cancel");
+        page.locator("#cancel-confirm").click();
+
+        assertThat(page.getByText("Cancel stopped: no effect after the request; the operation is CANCELLED.")).isVisible();
+        assertThat(page.locator("#operation-status")).hasText("CANCELLED");
+        assertThat(page.locator("#operation-cancel-state"))
+                .hasText("Cancel stopped: no effect after the request (requested by console:support)");
+        assertThat(page.locator("#cancel-operation")).hasCount(0);
+        assertThat(page.locator("#approve-operation")).hasCount(0);
+        Locator timeline = page.locator("#timeline-grid");
+        assertThat(cell(timeline, "AWAITING_APPROVAL → CANCELLED")).isVisible();
+        assertThat(cell(timeline, "by console:support (CONSOLE): customer called to cancel")).isVisible();
+        assertThat(cell(timeline, "stopped: no effect after the request")).isVisible();
+        assertThat(cell(timeline, "capture: capture_payment (keyed)")).hasCount(0);
+        try (Connection database = E2eDatabase.connect()) {
+            assertThat(E2eQueries.list(database, "SELECT actor || ' ' || action || ' ' || detail FROM console_audit "
+                    + "WHERE target = ?", checkout.operationId()))
+                    .containsExactly("support CANCEL_OPERATION customer called to cancel");
+            assertThat(E2eQueries.list(database, "SELECT e.type FROM outbox_event e WHERE e.operation_id = ?::uuid "
+                    + "AND e.type LIKE 'Cancel%' ORDER BY e.sequence", checkout.operationId()))
+                    .containsExactly("CancelRequested", "CancelAcknowledged");
+        }
+    }
+
     private static Checkout submit(RunningNode node, String amount) {
         var checkout = new Checkout("e2e-" + UUID.randomUUID(), UUID.randomUUID().toString());
         String token = TestTokens.mint(TestTokens.LOCAL_SECRET, claims -> claims.subject(checkout.subject()));

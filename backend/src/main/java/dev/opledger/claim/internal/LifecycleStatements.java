@@ -38,7 +38,7 @@ import org.springframework.stereotype.Repository;
 public class LifecycleStatements {
 
     /** Who acknowledges a cancel of an operation no worker holds: the ledger itself, in the request's statement. */
-    public static final String LEDGER = "ledger";
+    private static final String LEDGER = "ledger";
 
     // Two locking CTEs (FOR UPDATE is not allowed in a UNION): ACCEPTED operations oldest first,
     // then RUNNING ones whose lease expired. SKIP LOCKED lets concurrent workers take disjoint sets.

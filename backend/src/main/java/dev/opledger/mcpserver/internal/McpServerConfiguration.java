@@ -1,6 +1,8 @@
 package dev.opledger.mcpserver.internal;
 
+import dev.opledger.claim.CancelService;
 import dev.opledger.claim.ClaimService;
+import dev.opledger.claim.LifecycleService;
 import dev.opledger.graph.OperationTypes;
 import dev.opledger.mcpserver.McpServerPaths;
 import dev.opledger.submission.SubmissionService;
@@ -66,14 +68,14 @@ class McpServerConfiguration {
 
     @Bean
     McpServerServlet.McpServerTransport mcpServerTransport(McpSyncToolRepository tools, ClaimService claims,
-            TaskStore tasks, McpServerProperties properties) {
+            CancelService cancels, LifecycleService lifecycle, TaskStore tasks, McpServerProperties properties) {
         McpJsonMapper json = McpJsonDefaults.getMapper();
         String version = Objects.requireNonNullElse(getClass().getPackage().getImplementationVersion(), "dev");
         McpServer server = McpServer.builder()
                 .serverInfo(Implementation.builder(SERVER_NAME, version).build())
                 .jsonMapper(json)
                 .feature(ToolsFeature.ofSync(tools, json, FACADE_CHECKS_ARGUMENTS, 0, McpSchema.CacheScope.PRIVATE))
-                .feature(new TasksFeature(tasks, claims, properties))
+                .feature(new TasksFeature(tasks, claims, cancels, lifecycle, properties))
                 .requestStateCodec(requestStateCodec())
                 .build();
         HttpServletMcpTransport transport = HttpServletMcpTransport.builder(server)

@@ -2,12 +2,14 @@ package dev.opledger.mcpserver.internal;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.opledger.claim.CancelRecord;
 import dev.opledger.claim.OperationState;
 import io.modelcontextprotocol.modern.McpSchema;
 import io.modelcontextprotocol.modern.McpSchema.CallToolResult;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -74,9 +76,13 @@ final class TaskView {
                 null);
     }
 
-    static GetTaskResult get(TaskStore.StoredTask task, OperationState operation, Duration pollInterval) {
+    /** With a cancel pending, the status message says so: the task stays {@code working} until the worker meets it. */
+    static GetTaskResult get(TaskStore.StoredTask task, OperationState operation, Optional<CancelRecord> cancel,
+            Duration pollInterval) {
         String status = status(operation);
-        return new GetTaskResult(task.taskId(), status, statusMessage(operation), task.createdAt().toString(),
+        String message = statusMessage(operation) + (cancel.filter(CancelRecord::pending).isPresent()
+                ? " A cancel was requested: the run stops at its next step boundary, before any further effect." : "");
+        return new GetTaskResult(task.taskId(), status, message, task.createdAt().toString(),
                 lastUpdated(task, operation).toString(), null, pollInterval.toMillis(),
                 "completed".equals(status) ? OperationView.result(operation) : null, null);
     }

@@ -1,6 +1,10 @@
 package dev.opledger.mcpserver.internal;
 
+import dev.opledger.claim.CancelChannel;
+import dev.opledger.claim.CancelOutcome;
+import dev.opledger.claim.CancelService;
 import dev.opledger.claim.ClaimService;
+import dev.opledger.claim.LifecycleService;
 import io.modelcontextprotocol.modern.McpException;
 import io.modelcontextprotocol.modern.McpSchema;
 import io.modelcontextprotocol.modern.McpSchema.ClientCapabilities;
@@ -17,7 +21,10 @@ import reactor.core.scheduler.Schedulers;
  * subject's task id is "not found", -32602, like one that never existed) and reports its
  * operation's state now ({@link TaskView}); {@code tasks/update} is acknowledged and changes
  * nothing, since no operation type asks the client for input (the spec says to ignore responses
- * to requests that are not outstanding); {@code tasks/cancel} is not implemented yet and says so.
+ * to requests that are not outstanding); {@code tasks/cancel} asks {@link CancelService} to cancel
+ * the task's operation and answers the spec's empty acknowledgement, the same for every repeat and
+ * whether or not the operation had ended (cancellation is cooperative and eventually consistent:
+ * {@code tasks/get} shows where it got to).
  * A client that does not declare the extension gets -32021 for each, as the spec requires.
  */
 final class TasksFeature implements McpFeature {
@@ -26,16 +33,21 @@ final class TasksFeature implements McpFeature {
     static final String UPDATE = "tasks/update";
     static final String CANCEL = "tasks/cancel";
 
-    /** JSON-RPC "method not found": the node does not (yet) do what tasks/cancel asks. */
+    /** JSON-RPC "method not found". */
     private static final int NOT_IMPLEMENTED = -32601;
 
     private final TaskStore tasks;
     private final ClaimService claims;
+    private final CancelService cancels;
+    private final LifecycleService lifecycle;
     private final McpServerProperties properties;
 
-    TasksFeature(TaskStore tasks, ClaimService claims, McpServerProperties properties) {
+    TasksFeature(TaskStore tasks, ClaimService claims, CancelService cancels, LifecycleService lifecycle,
+            McpServerProperties properties) {
         this.tasks = tasks;
         this.claims = claims;
+        this.cancels = cancels;
+        this.lifecycle = lifecycle;
         this.properties = properties;
     }
 
@@ -66,18 +78,26 @@ final class TasksFeature implements McpFeature {
         if (taskId == null) {
             throw McpException.invalidParams("params.taskId must be the task's id (a string)");
         }
-        var task = tasks.find(caller.subject(), taskId)
-                .orElseThrow(() -> McpException.invalidParams("Failed to retrieve task: Task not found"));
+        var task = tasks.find(caller.subject(), taskId).orElseThrow(TasksFeature::notFound);
         return switch (context.method()) {
             case GET -> {
                 var operation = claims.find(caller.subject(), task.operationId()).orElseThrow(
                         () -> new IllegalStateException("task " + taskId + " has no operation " + task.operationId()));
-                yield TaskView.get(task, operation, properties.pollInterval());
+                yield TaskView.get(task, operation, lifecycle.cancel(task.operationId()), properties.pollInterval());
             }
             case UPDATE -> new TaskView.Acknowledgement(null);
-            case CANCEL -> throw new McpException(NOT_IMPLEMENTED, "tasks/cancel is not implemented by this node yet: "
-                    + "the task goes on; poll tasks/get for its outcome");
+            case CANCEL -> switch (cancels.cancelOwn(caller.subject(), task.operationId(), CancelChannel.MCP)) {
+                case CancelOutcome.NotFound ignored -> throw notFound();
+                case CancelOutcome.Pending ignored -> new TaskView.Acknowledgement(null);
+                case CancelOutcome.Resolved ignored -> new TaskView.Acknowledgement(null);
+                case CancelOutcome.AlreadyEnded ignored -> new TaskView.Acknowledgement(null);
+            };
             default -> throw new McpException(NOT_IMPLEMENTED, "method not found: " + context.method());
         };
+    }
+
+    /** The spec's -32602 for a task id that is unknown, or another subject's (which must learn nothing). */
+    private static McpException notFound() {
+        return McpException.invalidParams("Failed to retrieve task: Task not found");
     }
 }

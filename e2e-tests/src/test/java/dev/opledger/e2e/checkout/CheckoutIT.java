@@ -59,7 +59,8 @@ import org.springframework.test.context.DynamicPropertySource;
 class CheckoutIT {
 
     private static final Duration RUN_TIMEOUT = Duration.ofSeconds(30);
-    private static final Set<String> AT_REST = Set.of("SUCCEEDED", "FAILED", "NEEDS_REVIEW", "AWAITING_APPROVAL");
+    private static final Set<String> AT_REST = Set.of("SUCCEEDED", "FAILED", "NEEDS_REVIEW", "AWAITING_APPROVAL",
+            "CANCELLED");
 
     @DynamicPropertySource
     static void referenceTools(DynamicPropertyRegistry registry) {
@@ -110,6 +111,30 @@ class CheckoutIT {
         await("operation " + operationId + " at rest").atMost(RUN_TIMEOUT)
                 .until(() -> AT_REST.contains(apiStatus(operationId)));
         return apiStatus(operationId);
+    }
+
+    /** Cancels through the API, as the app would. */
+    private java.net.http.HttpResponse<String> cancel(UUID operationId) {
+        return ApiClient.onPort(port).cancel(TestTokens.forSubject(subject), operationId.toString());
+    }
+
+    private Map<String, Object> cancelRecord(UUID operationId) {
+        return jdbc.queryForMap("SELECT c.resolution, c.resolution_step, c.resolution_tool, c.acknowledged_by "
+                + "FROM operation_cancel c WHERE c.operation_ref = ?", ref(operationId));
+    }
+
+    /** The operation's events from the first cancel event on, {@code type[:tool@step]}. */
+    private List<String> eventsFromTheCancel(UUID operationId) {
+        return jdbc.query("SELECT type, tool, step_key FROM outbox_event WHERE operation_id = ? AND sequence >= "
+                        + "(SELECT sequence FROM outbox_event WHERE operation_id = ? AND type = 'CancelRequested') "
+                        + "ORDER BY sequence",
+                (row, n) -> row.getString(1) + (row.getString(2) == null ? "" : ":" + row.getString(2) + "@"
+                        + row.getString(3)), operationId, operationId);
+    }
+
+    private void awaitEffectStarted(UUID operationId, String step) {
+        await(step + " in flight").atMost(RUN_TIMEOUT).until(() -> records(operationId).stream()
+                .anyMatch(row -> step.equals(row.get("step_key")) && "STARTED".equals(row.get("status"))));
     }
 
     private String reason(UUID operationId) {
@@ -249,5 +274,76 @@ class CheckoutIT {
         assertThat(effects(operation)).isEmpty();
         assertThat(records(operation)).extracting(row -> row.get("step_key") + ":" + row.get("status"))
                 .containsExactly("reserve:FAILED");
+    }
+
+    @Test
+    void aCancelDuringAnEffectLetsThatEffectLandCallsNothingAfterItAndSaysWhichLanded() {
+        tools.faults().inject("capture_payment", "delay:1500*1");
+        UUID operation = submit(full("49.90"));
+        awaitEffectStarted(operation, "capture");
+
+        var pending = cancel(operation);
+
+        assertThat(pending.statusCode()).as(pending.body()).isEqualTo(202);
+        assertThat(ApiClient.json(pending).get("cancel").get("state").asString()).isEqualTo("requested");
+        assertThat(awaitRest(operation)).isEqualTo("CANCELLED");
+        assertThat(effects(operation)).containsExactly("reserve_inventory@reserve", "capture_payment@capture");
+        assertThat(cancelRecord(operation)).containsEntry("resolution", "EFFECT_COMMITTED_ANYWAY")
+                .containsEntry("resolution_step", "capture").containsEntry("resolution_tool", "capture_payment");
+        assertThat(eventsFromTheCancel(operation)).containsExactly("CancelRequested",
+                "AgentToolCompleted:capture_payment@capture", "CancelAcknowledged",
+                "CancelEffectCommitted:capture_payment@capture", "OperationCancelled");
+        var repeat = cancel(operation);
+        assertThat(repeat.statusCode()).isEqualTo(200);
+        assertThat(ApiClient.json(repeat).get("cancel").get("resolution").asString()).isEqualTo("EFFECT_COMMITTED_ANYWAY");
+    }
+
+    @Test
+    void aCancelWhileANeverRepeatCallsAnswerIsLostEndsInReviewNamingTheCall() {
+        tools.faults().inject("send_message", "delay:1500*1, drop-response*1");
+        UUID operation = submit(full("49.90"));
+        awaitEffectStarted(operation, "receipt");
+
+        assertThat(cancel(operation).statusCode()).isEqualTo(202);
+
+        assertThat(awaitRest(operation)).isEqualTo("NEEDS_REVIEW");
+        assertThat(cancelRecord(operation)).containsEntry("resolution", "NEEDS_REVIEW")
+                .containsEntry("resolution_step", "receipt").containsEntry("resolution_tool", "send_message");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM reference_tools.message WHERE operation_id = ?", Long.class,
+                operation.toString())).as("the receipt was sent once").isEqualTo(1);
+    }
+
+    @Test
+    void aCancelWhileAwaitingApprovalCancelsAtOnceAndNothingRunsAfterIt() {
+        UUID operation = submit(full("750.00"));
+        assertThat(awaitRest(operation)).isEqualTo("AWAITING_APPROVAL");
+
+        var cancelled = cancel(operation);
+
+        assertThat(cancelled.statusCode()).as(cancelled.body()).isEqualTo(200);
+        assertThat(ApiClient.json(cancelled).get("status").asString()).isEqualTo("CANCELLED");
+        assertThat(cancelRecord(operation)).containsEntry("resolution", "STOPPED").containsEntry("acknowledged_by", "ledger");
+        signedInAs("support", "ROLE_SUPPORT");
+        assertThat(approvals.approve(new SubjectId(subject), new OperationId(operation), "too late"))
+                .isInstanceOf(ApprovalOutcome.NotAwaitingApproval.class);
+        assertThat(effects(operation)).containsExactly("reserve_inventory@reserve");
+        assertThat(jdbc.queryForObject("SELECT run_count FROM operation WHERE operation_id = ?", Integer.class, operation))
+                .as("no worker ran it again").isEqualTo(1);
+    }
+
+    @Test
+    void aCancelAfterTheEndIsAnsweredAndChangesNothing() {
+        UUID operation = submit(full("49.90"));
+        assertThat(awaitRest(operation)).isEqualTo("SUCCEEDED");
+        Long events = jdbc.queryForObject("SELECT count(*) FROM outbox_event WHERE operation_id = ?", Long.class, operation);
+
+        var answered = cancel(operation);
+
+        assertThat(answered.statusCode()).isEqualTo(200);
+        assertThat(ApiClient.json(answered).get("status").asString()).isEqualTo("SUCCEEDED");
+        assertThat(ApiClient.json(answered).has("cancel")).isFalse();
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM outbox_event WHERE operation_id = ?", Long.class, operation))
+                .isEqualTo(events);
+        assertThat(effects(operation)).hasSize(5);
     }
 }

@@ -11,33 +11,57 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Asks before an operation is approved or rejected: a rejection needs a reason (it goes to the
- * audit trail and ends the operation FAILED), an approval takes an optional note. The dialog
- * closes once {@code decide} returned; if it throws, it stays open with the text typed.
+ * Asks before a person's decision on an operation: approve (an optional note), reject (a reason
+ * is required: it goes to the audit trail and ends the operation FAILED), or cancel (an optional
+ * reason). The dialog closes once {@code decide} returned; if it throws, it stays open with the
+ * text typed.
  */
 class DecisionDialog extends Dialog {
 
     static final String REASON_REQUIRED = "Give a reason: it is kept with the decision and in the audit trail.";
 
+    /** The texts and element ids of one kind of decision. */
+    record Kind(String idPrefix, String title, String what, String label, String placeholder, boolean reasonRequired,
+            String confirm, ButtonVariant variant) {
+    }
+
+    static Kind approval(boolean approve, OperationId operationId) {
+        return approve
+                ? new Kind("decision", "Approve this operation?", "Operation " + operationId
+                        + " goes back to the workers, and its run goes on past the approval.", "Note (optional)",
+                        "e.g. customer confirmed by phone", false, "Approve", ButtonVariant.SUCCESS)
+                : new Kind("decision", "Reject this operation?", "Operation " + operationId
+                        + " goes back to the workers, whose run undoes what it did (a checkout releases its reservation) "
+                        + "and ends it FAILED.", "Reason", "e.g. card reported stolen", true, "Reject", ButtonVariant.ERROR);
+    }
+
+    static Kind cancellation(OperationId operationId) {
+        return new Kind("cancel", "Cancel this operation?", "Operation " + operationId + " makes no further effect. "
+                + "Waiting or not yet started, it is cancelled at once; running, its worker stops at the next step "
+                + "boundary, and an effect already in flight may still land (the ledger says so). Nothing is undone.",
+                "Reason (optional)", "e.g. customer asked by phone", false, "Cancel operation", ButtonVariant.ERROR);
+    }
+
     private final TextArea reason;
 
     DecisionDialog(boolean approve, OperationId operationId, Consumer<@Nullable String> decide) {
-        setId("decision-dialog");
-        setHeaderTitle(approve ? "Approve this operation?" : "Reject this operation?");
+        this(approval(approve, operationId), decide);
+    }
+
+    DecisionDialog(Kind kind, Consumer<@Nullable String> decide) {
+        setId(kind.idPrefix() + "-dialog");
+        setHeaderTitle(kind.title());
         setModal(true);
         setCloseOnOutsideClick(false);
 
-        var what = new Paragraph("Operation " + operationId + (approve
-                ? " goes back to the workers, and its run goes on past the approval."
-                : " goes back to the workers, whose run undoes what it did (a checkout releases its reservation) "
-                        + "and ends it FAILED."));
+        var what = new Paragraph(kind.what());
         what.getStyle().set("max-width", "32rem");
-        reason = new TextArea(approve ? "Note (optional)" : "Reason");
-        reason.setId("decision-reason");
-        reason.setRequiredIndicatorVisible(!approve);
+        reason = new TextArea(kind.label());
+        reason.setId(kind.idPrefix() + "-reason");
+        reason.setRequiredIndicatorVisible(kind.reasonRequired());
         reason.setMaxLength(ApprovalService.MAX_REASON_LENGTH);
         reason.setWidthFull();
-        reason.setPlaceholder(approve ? "e.g. customer confirmed by phone" : "e.g. card reported stolen");
+        reason.setPlaceholder(kind.placeholder());
         reason.addValueChangeListener(change -> {
             if (!change.getValue().isBlank()) {
                 reason.setInvalid(false);
@@ -45,17 +69,18 @@ class DecisionDialog extends Dialog {
         });
         add(what, reason);
 
-        var cancel = new Button("Cancel", click -> close());
-        cancel.setId("decision-cancel");
-        var confirm = new Button(approve ? "Approve" : "Reject", click -> confirm(approve, decide));
-        confirm.setId("decision-confirm");
-        confirm.addThemeVariants(ButtonVariant.PRIMARY, approve ? ButtonVariant.SUCCESS : ButtonVariant.ERROR);
-        getFooter().add(cancel, confirm);
+        // "Back", not "Cancel": the dialog may itself be about cancelling the operation
+        var back = new Button("Back", click -> close());
+        back.setId(kind.idPrefix() + "-back");
+        var confirm = new Button(kind.confirm(), click -> confirm(kind.reasonRequired(), decide));
+        confirm.setId(kind.idPrefix() + "-confirm");
+        confirm.addThemeVariants(ButtonVariant.PRIMARY, kind.variant());
+        getFooter().add(back, confirm);
     }
 
-    private void confirm(boolean approve, Consumer<@Nullable String> decide) {
+    private void confirm(boolean reasonRequired, Consumer<@Nullable String> decide) {
         String text = reason.getValue().strip();
-        if (!approve && text.isEmpty()) {
+        if (reasonRequired && text.isEmpty()) {
             reason.setErrorMessage(REASON_REQUIRED);
             reason.setInvalid(true);
             reason.focus();

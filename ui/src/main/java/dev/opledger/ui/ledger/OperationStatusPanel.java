@@ -6,21 +6,30 @@ import com.vaadin.flow.component.html.Div;
 import com.vaadin.flow.component.html.Paragraph;
 import com.vaadin.flow.component.html.Span;
 import com.vaadin.flow.component.orderedlayout.HorizontalLayout;
+import dev.opledger.claim.CancelRecord;
 import dev.opledger.claim.OperationDetail;
 import dev.opledger.operation.OperationStatus;
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.Set;
 
 /**
- * The operation's current status, large, with why it is there; for an operation awaiting approval,
- * the Approve and Reject buttons (the façade checks the role again).
+ * The operation's current status, large, with why it is there and where a cancel stands; for an
+ * operation awaiting approval, the Approve and Reject buttons; for one that has not ended and has
+ * no cancel yet, Cancel (the façades check the role again).
  */
 class OperationStatusPanel extends Div {
+
+    /** The statuses a cancel changes anything in (the façade decides again: the status may have moved on). */
+    private static final Set<OperationStatus> CANCELLABLE = EnumSet.of(OperationStatus.ACCEPTED, OperationStatus.RUNNING,
+            OperationStatus.AWAITING_APPROVAL);
 
     /** What the buttons ask for: approve ({@code true}) or reject. */
     interface Decide {
         void decide(boolean approve);
     }
 
-    OperationStatusPanel(OperationDetail detail, Decide decide) {
+    OperationStatusPanel(OperationDetail detail, Optional<CancelRecord> cancel, Decide decide, Runnable askToCancel) {
         setId("operation-status-panel");
         OperationStatus status = detail.operation().status();
         var label = new Span("Status");
@@ -35,6 +44,15 @@ class OperationStatusPanel extends Div {
             text.getStyle().set("margin", "0.25rem 0 0 0").set("white-space", "pre-wrap");
             add(text);
         });
+        cancel.ifPresent(record -> {
+            var text = new Paragraph("Cancel " + TimelineText.resolution(record) + " (requested by "
+                    + record.requestedBy() + ")");
+            text.setId("operation-cancel-state");
+            text.getStyle().set("margin", "0.25rem 0 0 0");
+            add(text);
+        });
+        var actions = new HorizontalLayout();
+        actions.getStyle().set("margin-top", "0.5rem");
         if (status == OperationStatus.AWAITING_APPROVAL) {
             var approve = new Button("Approve…", click -> decide.decide(true));
             approve.setId("approve-operation");
@@ -42,8 +60,15 @@ class OperationStatusPanel extends Div {
             var reject = new Button("Reject…", click -> decide.decide(false));
             reject.setId("reject-operation");
             reject.addThemeVariants(ButtonVariant.ERROR);
-            var actions = new HorizontalLayout(approve, reject);
-            actions.getStyle().set("margin-top", "0.5rem");
+            actions.add(approve, reject);
+        }
+        if (cancel.isEmpty() && CANCELLABLE.contains(status)) {
+            var cancelButton = new Button("Cancel operation…", click -> askToCancel.run());
+            cancelButton.setId("cancel-operation");
+            cancelButton.addThemeVariants(ButtonVariant.ERROR, ButtonVariant.TERTIARY);
+            actions.add(cancelButton);
+        }
+        if (actions.getComponentCount() > 0) {
             add(actions);
         }
         getStyle().set("padding", "0.75rem 1rem").set("border-radius", "0.5rem").set("border-left", "0.375rem solid")

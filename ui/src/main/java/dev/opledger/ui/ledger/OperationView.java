@@ -15,6 +15,8 @@ import com.vaadin.flow.router.PageTitle;
 import com.vaadin.flow.router.Route;
 import com.vaadin.flow.router.RouterLink;
 import dev.opledger.claim.ApprovalService;
+import dev.opledger.claim.CancelRecord;
+import dev.opledger.claim.CancelService;
 import dev.opledger.claim.OperationDetail;
 import dev.opledger.effect.RecordedEffect;
 import dev.opledger.graph.OperationTimeline;
@@ -36,7 +38,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * One operation: its status and why, its timeline (attempts, status changes, checkpoints, effects),
  * its events with when each was published, its effect records, the canonical command its payload hash covers, every accepted attempt and
- * every refused reuse of its key. An operation awaiting approval can be approved or rejected here.
+ * every refused reuse of its key. An operation awaiting approval can be approved or rejected here,
+ * and one that has not ended can be cancelled (the timeline then shows the cancel's states).
  * Opened as {@code operations/<operationId>}, an id pasted from a ticket or a log line (operationIds
  * are unique across subjects), or as {@code operations/<operationId>?subject=<subject>}, which
  * shows it only if it is that subject's.
@@ -59,10 +62,10 @@ class OperationView extends VerticalLayout implements BeforeEnterObserver {
     private @Nullable SubjectId shownSubject;
     private boolean linkIsValid;
 
-    OperationView(TimelineService timelines, OutboxService outbox, ApprovalService approvals) {
+    OperationView(TimelineService timelines, OutboxService outbox, ApprovalService approvals, CancelService cancels) {
         this.timelines = timelines;
         this.outbox = outbox;
-        this.decision = new Decision(approvals);
+        this.decision = new Decision(approvals, cancels);
         setId("operation-view");
     }
 
@@ -111,7 +114,7 @@ class OperationView extends VerticalLayout implements BeforeEnterObserver {
                 .flatMap(entry -> entry instanceof TimelineEntry.Effect effect ? Stream.of(effect.effect()) : Stream.empty())
                 .toList();
         add(title,
-                new OperationStatusPanel(detail, this::askToDecide),
+                new OperationStatusPanel(detail, cancelOf(timeline), this::askToDecide, this::askToCancel),
                 new OperationSummary(detail),
                 new H3("Timeline (" + timeline.entries().size() + ")"), new TimelineGrid(timeline.entries()));
         addEvents(detail.operation().operationId());
@@ -148,6 +151,25 @@ class OperationView extends VerticalLayout implements BeforeEnterObserver {
             decision.decide(decidedSubject, decidedOperation, approve, reason);
             load();
         }).open();
+    }
+
+    private void askToCancel() {
+        OperationId cancelled = operationId;
+        if (cancelled == null) {
+            return;
+        }
+        new DecisionDialog(DecisionDialog.cancellation(cancelled), reason -> {
+            decision.cancel(cancelled, reason);
+            load();
+        }).open();
+    }
+
+    /** The operation's cancel, as the timeline read it. */
+    private static Optional<CancelRecord> cancelOf(OperationTimeline timeline) {
+        return timeline.entries().stream()
+                .flatMap(entry -> entry instanceof TimelineEntry.CancelRequested requested
+                        ? Stream.of(requested.cancel()) : Stream.empty())
+                .findFirst();
     }
 
     private void notFound(String message) {

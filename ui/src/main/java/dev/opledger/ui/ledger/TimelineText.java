@@ -1,5 +1,7 @@
 package dev.opledger.ui.ledger;
 
+import dev.opledger.claim.CancelRecord;
+import dev.opledger.claim.CancelResolution;
 import dev.opledger.claim.TransitionRecord;
 import dev.opledger.classification.RepeatClass;
 import dev.opledger.effect.RecordedEffect;
@@ -19,6 +21,8 @@ final class TimelineText {
             case TimelineEntry.StatusChange change -> "Status";
             case TimelineEntry.Checkpoint checkpoint -> "Checkpoint";
             case TimelineEntry.Effect effect -> "Effect";
+            case TimelineEntry.CancelRequested cancel -> "Cancel";
+            case TimelineEntry.CancelResolved cancel -> "Cancel";
         };
     }
 
@@ -32,6 +36,8 @@ final class TimelineText {
                     + checkpoint.checkpoint().nextNodeId();
             case TimelineEntry.Effect effect -> effect.effect().stepKey() + ": " + effect.effect().tool() + " ("
                     + repeatClass(effect.effect().repeatClass()) + ")";
+            case TimelineEntry.CancelRequested cancel -> "requested";
+            case TimelineEntry.CancelResolved cancel -> resolution(cancel.cancel());
         };
     }
 
@@ -41,6 +47,26 @@ final class TimelineText {
             case TimelineEntry.StatusChange change -> transition(change.transition());
             case TimelineEntry.Checkpoint checkpoint -> "checkpoint #" + checkpoint.checkpoint().seq();
             case TimelineEntry.Effect effect -> outcome(effect.effect());
+            case TimelineEntry.CancelRequested cancel -> "by " + cancel.cancel().requestedBy() + " ("
+                    + cancel.cancel().channel() + ")" + (cancel.cancel().reason() == null ? ""
+                    : ": " + cancel.cancel().reason());
+            case TimelineEntry.CancelResolved cancel -> "acknowledged by " + Formats.orDash(cancel.cancel().acknowledgedBy())
+                    + (cancel.cancel().acknowledgedAt() == null ? "" : " at " + Formats.instant(cancel.cancel().acknowledgedAt()));
+        };
+    }
+
+    /** "stopped: no effect after the request"; "effect committed anyway: capture (capture_payment)"; … */
+    static String resolution(CancelRecord cancel) {
+        CancelResolution resolution = cancel.resolution();
+        String effect = cancel.step() == null ? "" : ": " + cancel.step() + " (" + Formats.orDash(cancel.tool()) + ")";
+        if (resolution == null) {
+            return "requested, waiting for the worker's next step boundary";
+        }
+        return switch (resolution) {
+            case STOPPED -> "stopped: no effect after the request";
+            case EFFECT_COMMITTED_ANYWAY -> "effect committed anyway" + effect;
+            case NEEDS_REVIEW -> "needs review: outcome unknown" + effect;
+            case COMPLETED -> "completed: the last effect was made before the request was seen";
         };
     }
 

@@ -4,6 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.opledger.claim.ApprovalDecision;
 import dev.opledger.claim.ApprovalOutcome;
+import dev.opledger.claim.CancelChannel;
+import dev.opledger.claim.CancelOutcome;
+import dev.opledger.claim.CancelRecord;
+import dev.opledger.claim.CancelResolution;
+import dev.opledger.claim.OperationState;
+import dev.opledger.operation.PayloadHash;
+import dev.opledger.operation.SubjectId;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationStatus;
 import java.time.Instant;
@@ -39,5 +46,25 @@ class DecisionTest {
                 .isEqualTo("Nothing changed: the operation is not awaiting approval (it is RUNNING).");
         assertThat(Decision.message(new ApprovalOutcome.NotFound()))
                 .isEqualTo("Nothing changed: the operation was not found.");
+    }
+
+    private static OperationState operation(OperationStatus status) {
+        return new OperationState(new SubjectId("ann"), OPERATION, "checkout", status, new PayloadHash(new byte[32]), AT, AT);
+    }
+
+    @Test
+    void saysWhereACancelStands() {
+        var stopped = new CancelRecord("console:support", CancelChannel.CONSOLE, null, AT, AT, "ledger",
+                CancelResolution.STOPPED, null, null, AT);
+        var pending = new CancelRecord("console:support", CancelChannel.CONSOLE, null, AT, null, null, null, null, null,
+                null);
+
+        assertThat(Decision.message(new CancelOutcome.Resolved(operation(OperationStatus.CANCELLED), stopped)))
+                .isEqualTo("Cancel stopped: no effect after the request; the operation is CANCELLED.");
+        assertThat(Decision.message(new CancelOutcome.Pending(operation(OperationStatus.RUNNING), pending)))
+                .startsWith("Cancel requested: the operation's worker stops at its next step boundary");
+        assertThat(Decision.message(new CancelOutcome.AlreadyEnded(operation(OperationStatus.SUCCEEDED))))
+                .isEqualTo("Nothing changed: the operation had ended (it is SUCCEEDED).");
+        assertThat(Decision.message(new CancelOutcome.NotFound())).isEqualTo("Nothing changed: the operation was not found.");
     }
 }

@@ -3,6 +3,9 @@ package dev.opledger.ui.ledger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.opledger.claim.AttemptRecord;
+import dev.opledger.claim.CancelChannel;
+import dev.opledger.claim.CancelRecord;
+import dev.opledger.claim.CancelResolution;
 import dev.opledger.claim.TransitionRecord;
 import dev.opledger.classification.RepeatClass;
 import dev.opledger.effect.EffectStatus;
@@ -83,5 +86,22 @@ class TimelineTextTest {
         assertThat(TimelineText.outcome(effect)).isEqualTo("STARTED (outcome unknown) after 1 call");
         assertThat(TimelineText.repeatClass(RepeatClass.CHECK_THEN_WRITE)).isEqualTo("check-then-write");
         assertThat(TimelineText.repeatClass(RepeatClass.NEVER_REPEAT)).isEqualTo("never-repeat");
+    }
+
+    @Test
+    void aCancelShowsWhoAskedAndThenHowItWasResolvedNamingTheEffectThatLandedAnyway() {
+        var pending = new CancelRecord("console:support", CancelChannel.CONSOLE, "customer called", STARTED, null, null,
+                null, null, null, null);
+        var committed = new CancelRecord("subject:ann", CancelChannel.REST, null, STARTED, FINISHED, "node-1",
+                CancelResolution.EFFECT_COMMITTED_ANYWAY, "capture", "capture_payment", FINISHED);
+
+        assertThat(TimelineText.kind(new TimelineEntry.CancelRequested(pending))).isEqualTo("Cancel");
+        assertThat(TimelineText.details(new TimelineEntry.CancelRequested(pending)))
+                .isEqualTo("by console:support (CONSOLE): customer called");
+        assertThat(TimelineText.resolution(pending)).isEqualTo("requested, waiting for the worker's next step boundary");
+        var resolved = new TimelineEntry.CancelResolved(committed);
+        assertThat(resolved.at()).isEqualTo(FINISHED);
+        assertThat(TimelineText.what(resolved)).isEqualTo("effect committed anyway: capture (capture_payment)");
+        assertThat(TimelineText.details(resolved)).isEqualTo("acknowledged by node-1 at 2026-11-30 12:34:57.000 UTC");
     }
 }
