@@ -102,7 +102,7 @@ class ConsoleStuckTasksIT {
                 .containsText("the agent gave up");
 
         // no reload from here: the poll brings each state in
-        assertThat(cell(cancels, "effect committed anyway (capture: capture_payment)"))
+        assertThat(cell(cancels, "effect committed anyway: capture (capture_payment)"))
                 .isVisible(new LocatorAssertions.IsVisibleOptions().setTimeout(MOVES_ON_MILLIS));
         assertThat(cell(cancels, "CANCELLED")).isVisible();
         // an ended operation has nothing in flight (the grid keeps a removed row's cell components, hidden)

@@ -6,6 +6,7 @@ import dev.opledger.operation.OperationStatus;
 import dev.opledger.stuck.StuckTask;
 import dev.opledger.stuck.StuckTaskProperties;
 import dev.opledger.ui.Formats;
+import dev.opledger.ui.ledger.TimelineText;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
@@ -31,8 +32,8 @@ final class StuckTaskText {
 
     /**
      * The state a cancel has reached, as the ledger keeps it apart: requested, acknowledged, then
-     * stopped, effect committed anyway (which step and tool), needs review, or completed. "—" when
-     * no cancel was asked for.
+     * how it was resolved (stopped, effect committed anyway with the step and tool, needs review,
+     * completed; worded as on the operation's timeline). "—" when no cancel was asked for.
      */
     static String state(@Nullable CancelRecord cancel) {
         if (cancel == null) {
@@ -41,12 +42,7 @@ final class StuckTaskText {
         if (cancel.resolution() == null) {
             return cancel.acknowledgedAt() == null ? "requested" : "acknowledged by " + cancel.acknowledgedBy();
         }
-        return switch (cancel.resolution()) {
-            case STOPPED -> "stopped";
-            case EFFECT_COMMITTED_ANYWAY -> "effect committed anyway (" + call(cancel) + ")";
-            case NEEDS_REVIEW -> "needs review (" + call(cancel) + " in flight, outcome unknown)";
-            case COMPLETED -> "completed (its last effect landed before the cancel was seen)";
-        };
+        return TimelineText.resolution(cancel);
     }
 
     /** Who asked, and when: "console:support at 2026-… UTC: customer called". */
@@ -60,7 +56,7 @@ final class StuckTaskText {
         return switch (outcome) {
             case CancelOutcome.Pending pending -> "Cancel requested: the run stops at its next step boundary; "
                     + "the state below moves on when it does.";
-            case CancelOutcome.Resolved resolved -> "Cancel " + state(resolved.cancel()) + ": the operation is "
+            case CancelOutcome.Resolved resolved -> "Cancel " + state(resolved.cancel()) + "; the operation is "
                     + resolved.operation().status().name() + ".";
             case CancelOutcome.AlreadyEnded ended -> ended.operation().status() == OperationStatus.NEEDS_REVIEW
                     ? "Nothing changed: the operation waits for a person's review, which a cancel would hide."
@@ -78,9 +74,5 @@ final class StuckTaskText {
         return text + "; " + new TreeMap<>(thresholds.tools()).entrySet().stream()
                 .map(tool -> tool.getKey() + " " + Formats.duration(tool.getValue()))
                 .collect(Collectors.joining(", "));
-    }
-
-    private static String call(CancelRecord cancel) {
-        return Formats.orDash(cancel.step()) + ": " + Formats.orDash(cancel.tool());
     }
 }

@@ -27,6 +27,7 @@ import dev.opledger.ui.ConsoleRoles;
 import dev.opledger.ui.Formats;
 import dev.opledger.ui.MainLayout;
 import dev.opledger.ui.PagedFetch;
+import dev.opledger.ui.ledger.DecisionDialog;
 import dev.opledger.ui.ledger.OperationLink;
 import jakarta.annotation.security.RolesAllowed;
 import java.time.Instant;
@@ -125,7 +126,8 @@ class StuckTasksView extends VerticalLayout {
     }
 
     private Button cancelButton(StuckTask task) {
-        var button = new Button("Cancel…", click -> new CancelDialog(task.operationId(), reason -> {
+        var button = new Button("Cancel…", click -> new DecisionDialog(DecisionDialog.cancellation(task.operationId()),
+                reason -> {
             CancelOutcome outcome = cancels.cancelAsStaff(task.operationId(), reason);
             var notification = Notification.show(StuckTaskText.answer(outcome), NOTIFICATION_MILLIS,
                     Notification.Position.TOP_CENTER);

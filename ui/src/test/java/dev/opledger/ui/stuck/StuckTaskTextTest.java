@@ -24,15 +24,15 @@ class StuckTaskTextTest {
     private static final Instant AT = Instant.parse("2026-12-01T12:00:00Z");
 
     @Test
-    void eachCancelStateIsToldApartAndNamesTheCallWhereTheLedgerKeptIt() {
+    void eachCancelStateIsToldApartAndAResolvedOneIsWordedAsOnTheTimeline() {
         assertThat(StuckTaskText.state(null)).isEqualTo("—");
         assertThat(StuckTaskText.state(cancel(null, null, null, null))).isEqualTo("requested");
         assertThat(StuckTaskText.state(cancel("node-a", null, null, null))).isEqualTo("acknowledged by node-a");
-        assertThat(StuckTaskText.state(cancel("node-a", CancelResolution.STOPPED, null, null))).isEqualTo("stopped");
+        assertThat(StuckTaskText.state(cancel("node-a", CancelResolution.STOPPED, null, null))).isEqualTo("stopped: no effect after the request");
         assertThat(StuckTaskText.state(cancel("node-a", CancelResolution.EFFECT_COMMITTED_ANYWAY, "capture",
-                "capture_payment"))).isEqualTo("effect committed anyway (capture: capture_payment)");
+                "capture_payment"))).isEqualTo("effect committed anyway: capture (capture_payment)");
         assertThat(StuckTaskText.state(cancel("node-a", CancelResolution.NEEDS_REVIEW, "receipt", "send_message")))
-                .isEqualTo("needs review (receipt: send_message in flight, outcome unknown)");
+                .isEqualTo("needs review: outcome unknown: receipt (send_message)");
         assertThat(StuckTaskText.state(cancel("node-a", CancelResolution.COMPLETED, null, null)))
                 .startsWith("completed");
     }
@@ -45,7 +45,7 @@ class StuckTaskTextTest {
                 .startsWith("Cancel requested: the run stops at its next step boundary");
         assertThat(StuckTaskText.answer(new CancelOutcome.Resolved(operation(OperationStatus.CANCELLED),
                 cancel("ledger", CancelResolution.STOPPED, null, null))))
-                .isEqualTo("Cancel stopped: the operation is CANCELLED.");
+                .isEqualTo("Cancel stopped: no effect after the request; the operation is CANCELLED.");
         assertThat(StuckTaskText.answer(new CancelOutcome.AlreadyEnded(operation(OperationStatus.SUCCEEDED))))
                 .isEqualTo("Nothing changed: the operation had already ended SUCCEEDED.");
         assertThat(StuckTaskText.answer(new CancelOutcome.AlreadyEnded(operation(OperationStatus.NEEDS_REVIEW))))
