@@ -23,11 +23,16 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
 /**
- * The stuck-task statements. Each starts from the operations that have not ended, through the
- * status's partial index (claim-004, claim-006: few rows, whatever the ledger's size), and joins
- * the task or the effect by key, so neither the history of mcp_task nor the STARTED records of
- * operations that ended (a never-repeat call left for review stays STARTED) is scanned. The
+ * The stuck-task statements. Both are bounded by what has not ended, whatever the ledger's size:
+ * inbound starts from the partial indexes of the statuses that have not ended (claim-004,
+ * claim-006) and joins mcp_task by its key, so the history of tasks is not read; outbound reads
+ * RUNNING operations (their partial index) and the STARTED effect records (effect-001's partial
+ * index: the calls in flight, and those a never-repeat call left for review). The
  * thresholds are bound as two arrays (tool, milliseconds); a tool not among them has the default.
+ * The statuses are ORed equalities, not {@code IN (…)}: the planner matches each equality to its
+ * partial index (a BitmapOr), while an IN list matches none of them and scans the whole table (on
+ * a ledger of a million operations, 2 000 of them not ended: 20 000 buffers and a parallel
+ * sequential scan with IN, 9 000 buffers through the four partial indexes with OR).
  */
 @Repository
 public class StuckTaskQueries {
@@ -51,7 +56,8 @@ public class StuckTaskQueries {
             JOIN mcp_task t ON t.subject_id = o.subject_id AND t.operation_id = o.operation_id
             LEFT JOIN threshold th ON th.tool = o.command_type
             LEFT JOIN operation_cancel c ON c.operation_ref = o.id
-            WHERE o.status IN ('ACCEPTED', 'RUNNING', 'AWAITING_APPROVAL', 'NEEDS_REVIEW')
+            WHERE (o.status = 'ACCEPTED' OR o.status = 'RUNNING' OR o.status = 'AWAITING_APPROVAL'
+                   OR o.status = 'NEEDS_REVIEW')
               AND t.created_at <= now() - coalesce(th.after_ms, ?) * interval '1 millisecond'
             ORDER BY t.created_at, t.task_id
             OFFSET ? LIMIT ?
