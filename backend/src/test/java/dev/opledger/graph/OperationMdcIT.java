@@ -11,13 +11,10 @@ import dev.opledger.claim.LifecycleService;
 import dev.opledger.effect.Effect;
 import dev.opledger.effect.EffectOutcome;
 import dev.opledger.effect.TestGateways;
+import dev.opledger.effect.UnansweredTools;
 import dev.opledger.graph.internal.OperationWorker;
 import dev.opledger.graph.internal.WorkerProperties;
-import dev.opledger.mcp.ToolClient;
-import dev.opledger.mcp.ToolHints;
 import dev.opledger.mcp.ToolRef;
-import dev.opledger.mcp.ToolReply;
-import dev.opledger.mcp.ToolTransportException;
 import dev.opledger.operation.Fence;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationMdc;
@@ -27,7 +24,6 @@ import dev.opledger.testing.Operations;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
@@ -136,7 +132,7 @@ class OperationMdcIT {
         OperationId id = Operations.claim(claims, subject, 1).getFirst();
         Fence fence = lifecycle.lease("mdc-gateway-node", 1000, Duration.ofSeconds(30)).stream()
                 .filter(leased -> leased.operationId().equals(id)).findFirst().orElseThrow().fence();
-        var gateway = TestGateways.over(node, new Unanswering());
+        var gateway = TestGateways.over(node, new UnansweredTools());
         capture.lines.clear();
 
         // a never-repeat tool without an answer: the gateway logs the unknown outcome and the review
@@ -147,19 +143,5 @@ class OperationMdcIT {
         assertThat(capture.lines).filteredOn(line -> line.thread() == Thread.currentThread()).isNotEmpty()
                 .allSatisfy(line -> assertThat(line.operationId()).as(line.message()).isEqualTo(id.toString()));
         assertThat(MDC.get(OperationMdc.KEY)).as("left as it was before the effect").isNull();
-    }
-
-    /** A tool whose every call goes unanswered. */
-    private static final class Unanswering implements ToolClient {
-
-        @Override
-        public ToolReply call(ToolRef tool, Map<String, Object> arguments) throws ToolTransportException {
-            throw new ToolTransportException("read timed out");
-        }
-
-        @Override
-        public Optional<ToolHints> hints(ToolRef tool) {
-            return Optional.empty();
-        }
     }
 }

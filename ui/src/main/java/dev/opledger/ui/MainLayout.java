@@ -26,6 +26,8 @@ public class MainLayout extends AppLayout {
     public static final String OUTBOX_PATH = "outbox";
     /** The tools view's path. */
     public static final String TOOLS_PATH = "tools";
+    /** The stuck tasks view's path. */
+    public static final String STUCK_TASKS_PATH = "stuck-tasks";
 
     MainLayout(AuthenticationContext authentication) {
         var title = new H1("opledger console");
@@ -47,7 +49,7 @@ public class MainLayout extends AppLayout {
         nav.setId("console-nav");
         nav.addItem(new SideNavItem("Ledger", LEDGER_PATH), new SideNavItem("Conflicts", CONFLICTS_PATH),
                 new SideNavItem("Devices", DEVICES_PATH), new SideNavItem("Outbox", OUTBOX_PATH),
-                new SideNavItem("Tools", TOOLS_PATH));
+                new SideNavItem("Tools", TOOLS_PATH), new SideNavItem("Stuck tasks", STUCK_TASKS_PATH));
         addToDrawer(nav);
     }
 }

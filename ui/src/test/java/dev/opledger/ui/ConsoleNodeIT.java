@@ -102,7 +102,7 @@ class ConsoleNodeIT {
 
     @ParameterizedTest
     @ValueSource(strings = {"/", "/ledger", "/conflicts", "/devices",
-            "/operations/8e7b6d9e-2f4c-4a7e-9b1d-3c5e7f9a1b2c?subject=alice"})
+            "/stuck-tasks", "/operations/8e7b6d9e-2f4c-4a7e-9b1d-3c5e7f9a1b2c?subject=alice"})
     void anonymousConsoleRequestsAreSentToTheLoginPage(String path) {
         var response = get(path, null);
 

@@ -62,11 +62,13 @@ class ModularityTests {
             // a person's resolution of an unknown outcome: the effect's record and the operation's status, together
             Map.entry("review", Set.of("audit", "claim", "effect", "operation")),
             Map.entry("node", Set.of("audit", "operation")),
+            // the stuck-tasks read model: reads claim's, effect's and mcpserver's tables, uses claim's cancel types
+            Map.entry("stuck", Set.of("claim", "operation")),
             // reference-tools (its own Maven module, embedded by the local run) uses nothing of the node
             Map.entry("tools", Set.of("mcptasks")),
             // ui → mcp: the Tools view shows a registered tool's MCP annotations (ToolHints)
             Map.entry("ui", Set.of("attest", "audit", "claim", "classification", "effect", "graph", "mcp", "operation",
-                    "outbox", "review", "tools")));
+                    "outbox", "review", "stuck", "tools")));
 
     private final ApplicationModules modules = ApplicationModules.of(OpledgerApplication.class,
             ProductionCode.TEST_CODE);
@@ -75,7 +77,7 @@ class ModularityTests {
     void findsEveryStageAsAModule() {
         assertThat(modules.stream().map(ApplicationModule::getIdentifier).map(Object::toString))
                 .contains("operation", "attest", "claim", "api", "audit", "node", "graph", "effect", "classification", "mcp", "outbox",
-                        "feed", "checkout", "note", "submission", "mcpserver", "review", "ui");
+                        "feed", "checkout", "note", "submission", "mcpserver", "review", "stuck", "ui");
     }
 
     @Test

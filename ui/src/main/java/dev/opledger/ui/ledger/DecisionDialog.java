@@ -16,12 +16,12 @@ import org.jspecify.annotations.Nullable;
  * reason). The dialog closes once {@code decide} returned; if it throws, it stays open with the
  * text typed.
  */
-class DecisionDialog extends Dialog {
+public class DecisionDialog extends Dialog {
 
     static final String REASON_REQUIRED = "Give a reason: it is kept with the decision and in the audit trail.";
 
     /** The texts and element ids of one kind of decision. */
-    record Kind(String idPrefix, String title, String what, String label, String placeholder, boolean reasonRequired,
+    public record Kind(String idPrefix, String title, String what, String label, String placeholder, boolean reasonRequired,
             String confirm, ButtonVariant variant) {
     }
 
@@ -35,7 +35,8 @@ class DecisionDialog extends Dialog {
                         + "and ends it FAILED.", "Reason", "e.g. card reported stolen", true, "Reject", ButtonVariant.ERROR);
     }
 
-    static Kind cancellation(OperationId operationId) {
+    /** The cancel of an operation, for every view that offers it (the operation view, Stuck tasks). */
+    public static Kind cancellation(OperationId operationId) {
         return new Kind("cancel", "Cancel this operation?", "Operation " + operationId + " makes no further effect. "
                 + "Waiting or not yet started, it is cancelled at once; running, its worker stops at the next step "
                 + "boundary, and an effect already in flight may still land (the ledger says so). Nothing is undone.",
@@ -48,7 +49,7 @@ class DecisionDialog extends Dialog {
         this(approval(approve, operationId), decide);
     }
 
-    DecisionDialog(Kind kind, Consumer<@Nullable String> decide) {
+    public DecisionDialog(Kind kind, Consumer<@Nullable String> decide) {
         setId(kind.idPrefix() + "-dialog");
         setHeaderTitle(kind.title());
         setModal(true);
@@ -72,21 +73,29 @@ class DecisionDialog extends Dialog {
         // "Back", not "Cancel": the dialog may itself be about cancelling the operation
         var back = new Button("Back", click -> close());
         back.setId(kind.idPrefix() + "-back");
-        var confirm = new Button(kind.confirm(), click -> confirm(kind.reasonRequired(), decide));
+        var confirm = new Button(kind.confirm(), click -> confirm(click.getSource(), kind.reasonRequired(), decide));
         confirm.setId(kind.idPrefix() + "-confirm");
+        // a double click is one decision: the second click finds the button disabled
+        confirm.setDisableOnClick(true);
         confirm.addThemeVariants(ButtonVariant.PRIMARY, kind.variant());
         getFooter().add(back, confirm);
     }
 
-    private void confirm(boolean reasonRequired, Consumer<@Nullable String> decide) {
+    private void confirm(Button confirm, boolean reasonRequired, Consumer<@Nullable String> decide) {
         String text = reason.getValue().strip();
         if (reasonRequired && text.isEmpty()) {
+            confirm.setEnabled(true);
             reason.setErrorMessage(REASON_REQUIRED);
             reason.setInvalid(true);
             reason.focus();
             return;
         }
-        decide.accept(text.isEmpty() ? null : text);
+        try {
+            decide.accept(text.isEmpty() ? null : text);
+        } catch (RuntimeException e) {
+            confirm.setEnabled(true);
+            throw e;
+        }
         close();
     }
 }

@@ -11,7 +11,7 @@ import dev.opledger.ui.Formats;
 import java.util.Locale;
 
 /** How the timeline words each entry: what kind of event, what happened, and the particulars. */
-final class TimelineText {
+public final class TimelineText {
 
     private TimelineText() {
     }
@@ -57,7 +57,7 @@ final class TimelineText {
     }
 
     /** "stopped: no effect after the request"; "effect committed anyway: capture (capture_payment)"; … */
-    static String resolution(CancelRecord cancel) {
+    public static String resolution(CancelRecord cancel) {
         CancelResolution resolution = cancel.resolution();
         String effect = cancel.step() == null ? "" : ": " + cancel.step() + " (" + Formats.orDash(cancel.tool()) + ")";
         if (resolution == null) {
