@@ -60,7 +60,10 @@ public class LifecycleService {
         if (to == OperationStatus.RUNNING || to == OperationStatus.ACCEPTED) {
             throw new IllegalArgumentException("a run ends in a status other than " + to);
         }
-        return settled(fence.operationId(), to, statements.finishRun(fence, node, to, reason));
+        Optional<OperationState> finished = statements.finishRun(fence, node, to, reason);
+        // every status a run ends in ends a wait: its waiters here get the state the statement returned
+        finished.ifPresent(notifications::settled);
+        return finished.isPresent();
     }
 
     /** A person's decision on an operation that no worker holds: {@code from} → {@code to}. */

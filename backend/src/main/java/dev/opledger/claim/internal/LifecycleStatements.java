@@ -2,10 +2,12 @@ package dev.opledger.claim.internal;
 
 import dev.opledger.claim.ApprovalDecision;
 import dev.opledger.claim.LeasedOperation;
+import dev.opledger.claim.OperationState;
 import dev.opledger.claim.TransitionRecord;
 import dev.opledger.operation.Fence;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationStatus;
+import dev.opledger.operation.PayloadHash;
 import dev.opledger.operation.SubjectId;
 import dev.opledger.outbox.EventType;
 import dev.opledger.outbox.OutboxRow;
@@ -82,7 +84,8 @@ public class LifecycleStatements {
               UPDATE operation SET status = ?, status_reason = ?, lease_owner = NULL, lease_expires_at = NULL,
                      updated_at = now(), event_sequence = event_sequence + 1
               WHERE operation_id = ? AND status = 'RUNNING' AND lease_owner = ? AND lease_epoch = ?
-              RETURNING id, operation_id, subject_id, event_sequence, status, status_reason
+              RETURNING id, operation_id, subject_id, event_sequence, status, status_reason, command_type, payload_hash,
+                        created_at, updated_at
             ), transition AS (
               INSERT INTO operation_transition (operation_ref, from_status, to_status, node_id, reason)
               SELECT id, 'RUNNING', ?, ?, ? FROM finished
@@ -92,7 +95,7 @@ public class LifecycleStatements {
                      jsonb_strip_nulls(jsonb_build_object('reason', status_reason))
               FROM finished
             )
-            SELECT count(*) FROM finished
+            SELECT subject_id, operation_id, command_type, status, payload_hash, created_at, updated_at FROM finished
             """.formatted(OutboxRow.INSERT);
 
     private static final String DECIDE = """
@@ -165,10 +168,14 @@ public class LifecycleStatements {
         });
     }
 
-    public boolean finishRun(Fence fence, String node, OperationStatus to, @Nullable String reason) {
-        Long finished = jdbc.queryForObject(FINISH, Long.class, to.name(), reason, fence.operationId().value(), node,
-                fence.epoch(), to.name(), node, reason, EventType.entering(to).name());
-        return finished != null && finished == 1;
+    /** The operation as the run left it; empty, and nothing written, when the lease is no longer the node's. */
+    public Optional<OperationState> finishRun(Fence fence, String node, OperationStatus to, @Nullable String reason) {
+        return jdbc.query(FINISH, (row, n) -> new OperationState(new SubjectId(row.getString("subject_id")),
+                        new OperationId(row.getObject("operation_id", UUID.class)), row.getString("command_type"),
+                        OperationStatus.valueOf(row.getString("status")), new PayloadHash(row.getBytes("payload_hash")),
+                        row.getTimestamp("created_at").toInstant(), row.getTimestamp("updated_at").toInstant()),
+                to.name(), reason, fence.operationId().value(), node, fence.epoch(), to.name(), node, reason,
+                EventType.entering(to).name()).stream().findFirst();
     }
 
     public boolean decide(OperationId operationId, OperationStatus from, OperationStatus to, String actor, String reason) {

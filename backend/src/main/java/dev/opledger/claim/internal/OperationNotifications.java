@@ -1,6 +1,7 @@
 package dev.opledger.claim.internal;
 
 import dev.opledger.claim.OperationAccepted;
+import dev.opledger.claim.OperationState;
 import dev.opledger.notification.DatabaseNotifications;
 import dev.opledger.notification.NotificationSubscriber;
 import dev.opledger.operation.OperationId;
@@ -46,6 +47,12 @@ public class OperationNotifications implements NotificationSubscriber {
     public void settled(OperationId operationId) {
         waiters.settled(operationId);
         notifications.publish(SETTLED, operationId.toString());
+    }
+
+    /** As {@link #settled(OperationId)}, with its state as the change committed it: the waiters here need no read. */
+    public void settled(OperationState state) {
+        waiters.settled(state);
+        notifications.publish(SETTLED, state.operationId().toString());
     }
 
     @Override

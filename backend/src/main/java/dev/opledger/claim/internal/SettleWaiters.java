@@ -109,6 +109,20 @@ public class SettleWaiters {
         }
     }
 
+    /**
+     * The operation settled here, committed, in this state: its waiters here are answered with it
+     * without a read (they are its subject's: another subject's read found nothing to wait for).
+     */
+    public void settled(OperationState state) {
+        OperationId id = state.operationId();
+        recentlySettled.put(id, System.nanoTime());
+        Set<Waiter> waiters = waiting.get(id);
+        if (waiters != null) {
+            List.copyOf(waiters).stream().filter(waiter -> waiter.seen.subject().equals(state.subject()))
+                    .forEach(waiter -> waiter.answer.complete(state));
+        }
+    }
+
     /** Settles may have been missed (notifications were lost): every waiter reads its operation again. */
     public void checkAll() {
         waiting.keySet().forEach(id -> reads.execute(() -> check(id)));
