@@ -25,12 +25,12 @@ start_dbos() {
   "$JAVA" $DBOS_OPTS -jar "$DBOS_JAR" serve --port "$DBOS_PORT" --tools "http://127.0.0.1:$TOOLS_PORT/mcp" \
     --db "jdbc:postgresql://$PGHOST:$PGPORT/$DBOS_DB" --db-user "$PGUSER" >"$WORK/dbos.log" 2>&1 &
   DBOS_PID=$!
-  for _ in $(seq 1 120); do
+  for _ in $(seq 1 "$START_S"); do
     curl -fs -m 5 "http://127.0.0.1:$DBOS_PORT/health" >/dev/null && return
     kill -0 "$DBOS_PID" 2>/dev/null || { cat "$WORK/dbos.log" >&2; fail "the DBOS peer did not start"; }
     sleep 1
   done
-  cat "$WORK/dbos.log" >&2; fail "the DBOS peer did not start in 120 s"
+  cat "$WORK/dbos.log" >&2; fail "the DBOS peer did not start in $START_S s"
 }
 stop_dbos() { kill "$DBOS_PID"; wait "$DBOS_PID" 2>/dev/null || true; DBOS_PID=""; }
 

@@ -5,9 +5,10 @@
 #   claim     the node with its workers off; `opledger-cli load --mode claim` claims new checkouts as
 #             fast as CLIENTS users can: the baseline, claims/s
 #   checkout  the node with its workers on; `opledger-cli load --mode checkout` runs a closed loop of
-#             CLIENTS users, each submitting a checkout and reading it until it has ended (at least
-#             POLL_MS apart): operations/s, time from 202 to SUCCEEDED (database timestamps),
-#             commits and CPU per operation
+#             CLIENTS users, each submitting a checkout with `Prefer: wait=WAIT`, so the node answers
+#             when it has ended (WAIT=0: reading it until it has ended instead, at least POLL_MS
+#             apart): operations/s, time from 202 to SUCCEEDED (database timestamps), commits and
+#             CPU per operation
 #   dbos      the DBOS peer (bench/dbos-peer, bench/checkout/dbos.sh) instead of the node: the same
 #             three steps as a DBOS workflow against the same reference-tools, the same closed loop;
 #             reported beside the checkout with the ratios opledger/DBOS
@@ -15,8 +16,9 @@
 # the script waits SETTLE seconds, because PostgreSQL publishes a backend's commit counts late
 # (see docs/benchmarks.md). Medians of ROUNDS rounds.
 #
-# Settings (environment): CLIENTS=16 WARMUP=20 DURATION=20 ROUNDS=3 POLL_MS=20 SETTLE=12 IDLE=6
+# Settings (environment): CLIENTS=16 WARMUP=20 DURATION=20 ROUNDS=3 WAIT=25 POLL_MS=20 SETTLE=12 IDLE=6
 #   NODE_OPTS="-Xms256m -Xmx384m" TOOLS_OPTS="-Xms128m -Xmx256m" PORT=18097 TOOLS_PORT=18098
+#   START_S=120 (how long a process may take to start: more on a loaded machine)
 #   NODE_ARGS="" (more node arguments, e.g. --opledger.worker.concurrency=8), READS=1000
 #   DBOS_PORT=18099 DBOS_OPTS=$NODE_OPTS BENCH_DB=opledger_bench_checkout (and _claims, _tools, _dbos)
 #   PGHOST=127.0.0.1 PGPORT=5432 PGUSER=postgres
@@ -25,7 +27,7 @@ shopt -s inherit_errexit
 cd "$(dirname "$0")/../.."
 
 CLIENTS=${CLIENTS:-16}; WARMUP=${WARMUP:-20}; DURATION=${DURATION:-20}; ROUNDS=${ROUNDS:-3}
-POLL_MS=${POLL_MS:-20}; SETTLE=${SETTLE:-12}; IDLE=${IDLE:-6}; READS=${READS:-1000}
+START_S=${START_S:-120}; WAIT=${WAIT:-25}; POLL_MS=${POLL_MS:-20}; SETTLE=${SETTLE:-12}; IDLE=${IDLE:-6}; READS=${READS:-1000}
 PORT=${PORT:-18097}; TOOLS_PORT=${TOOLS_PORT:-18098}; NODE_ARGS=${NODE_ARGS:-}
 NODE_OPTS=${NODE_OPTS:--Xms256m -Xmx384m}; TOOLS_OPTS=${TOOLS_OPTS:--Xms128m -Xmx256m}
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
@@ -81,13 +83,13 @@ start_tools() {
     --spring.datasource.url="jdbc:postgresql://$PGHOST:$PGPORT/$TOOLS_DB" --spring.datasource.username="$PGUSER" \
     --logging.level.root=WARN >"$WORK/tools.log" 2>&1 &
   TOOLS_PID=$!
-  for _ in $(seq 1 120); do
+  for _ in $(seq 1 "$START_S"); do
     # any HTTP answer on /mcp means the server is up (a bare GET is not an MCP request)
     [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$TOOLS_PORT/mcp")" != 000 ] && return
     kill -0 "$TOOLS_PID" 2>/dev/null || { cat "$WORK/tools.log" >&2; fail "reference-tools did not start"; }
     sleep 1
   done
-  cat "$WORK/tools.log" >&2; fail "reference-tools did not start in 120 s"
+  cat "$WORK/tools.log" >&2; fail "reference-tools did not start in $START_S s"
 }
 
 start_node() { # $1: workers true|false, $2: database
@@ -98,12 +100,12 @@ start_node() { # $1: workers true|false, $2: database
     --opledger.reference-tools.embedded=false --opledger.mcp.servers.reference.url="http://127.0.0.1:$TOOLS_PORT/mcp" \
     $NODE_ARGS --logging.level.root=WARN >"$WORK/node.log" 2>&1 &
   NODE_PID=$!
-  for _ in $(seq 1 120); do
+  for _ in $(seq 1 "$START_S"); do
     curl -fs "$(url /actuator/health/readiness)" >/dev/null && return
     kill -0 "$NODE_PID" 2>/dev/null || { cat "$WORK/node.log" >&2; fail "the node did not start"; }
     sleep 1
   done
-  cat "$WORK/node.log" >&2; fail "the node did not start in 120 s"
+  cat "$WORK/node.log" >&2; fail "the node did not start in $START_S s"
 }
 stop_node() { kill "$NODE_PID"; wait "$NODE_PID" 2>/dev/null || true; NODE_PID=""; }
 
@@ -166,7 +168,7 @@ phase() {
   # below could see the last phase's WARMED before it
   rm -f "$WORK/go" "$WORK/load.out"; mkfifo "$WORK/go"; : >"$WORK/load.out"
   "$JAVA" -jar "$CLI_JAR" load --mode "$mode" --server "$(url '')" --clients "$CLIENTS" --warmup "$WARMUP" \
-    --duration "$DURATION" --poll-ms "$POLL_MS" --hold <"$WORK/go" >"$WORK/load.out" 2>"$WORK/load.err" &
+    --duration "$DURATION" --wait "$WAIT" --poll-ms "$POLL_MS" --hold <"$WORK/go" >"$WORK/load.out" 2>"$WORK/load.err" &
   LOAD_PID=$!
   exec 3>"$WORK/go"
   until grep -q '^WARMED' "$WORK/load.out"; do
@@ -267,7 +269,7 @@ done
   echo "## Checkout benchmark, $STAMP"
   echo
   echo "$(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg) at the end; $CLIENTS clients, ${DURATION}s × $ROUNDS rounds (medians), warm-up ${WARMUP}s;"
-  echo "status reads at least ${POLL_MS} ms apart; node \`java $NODE_OPTS -jar $NODE_JAR\` (local profile, attest off${NODE_ARGS:+, $NODE_ARGS}),"
+  echo "clients wait with Prefer: wait=${WAIT} (0: status reads at least ${POLL_MS} ms apart); node \`java $NODE_OPTS -jar $NODE_JAR\` (local profile, attest off${NODE_ARGS:+, $NODE_ARGS}),"
   echo "reference-tools \`java $TOOLS_OPTS -jar $TOOLS_JAR\` on its own database; PostgreSQL $(psql -Atc 'SHOW server_version' -d postgres)."
   echo
   echo "| claim-only claims/s | checkout ops/s | ratio | 202 → SUCCEEDED p50 / p99 ms | of which waiting for a worker | and the run | client-seen p50 / p99 ms |"

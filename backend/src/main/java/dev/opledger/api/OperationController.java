@@ -5,6 +5,8 @@ import dev.opledger.claim.CancelChannel;
 import dev.opledger.claim.CancelOutcome;
 import dev.opledger.claim.CancelService;
 import dev.opledger.claim.ClaimService;
+import dev.opledger.claim.OperationState;
+import dev.opledger.claim.OperationWaits;
 import dev.opledger.graph.CommandCheck;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationMdc;
@@ -15,10 +17,14 @@ import dev.opledger.submission.SubmissionService;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.net.URI;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -28,12 +34,15 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.request.async.DeferredResult;
 
 /**
  * {@code POST /v1/operations} submits an operation under the caller's {@code Idempotency-Key}
  * (through {@link SubmissionService}, the sequence the MCP server shares);
  * {@code GET /v1/operations/{operationId}} reads the caller's own operation;
- * {@code POST /v1/operations/{operationId}/cancel} cancels it ({@link CancelService}).
+ * {@code POST /v1/operations/{operationId}/cancel} cancels it ({@link CancelService}). Submission
+ * and read wait for the operation to settle when asked with {@code Prefer: wait=N}
+ * ({@link PreferWait}, docs/protocol.md).
  */
 @RestController
 class OperationController {
@@ -48,56 +57,58 @@ class OperationController {
     /** How many violations the problem's detail quotes; all (up to the check's bound) are in {@code errors}. */
     private static final int VIOLATIONS_IN_DETAIL = 3;
 
+    /** How long past a wait's end the container's async timeout lies: the node answers first. */
+    private static final Duration CONTAINER_GRACE = Duration.ofSeconds(10);
+
     private final SubmissionService submissions;
     private final ClaimService claims;
     private final CancelService cancels;
+    private final OperationWaits waits;
     private final RequestBodyReader bodies;
+    private final ApiProperties properties;
 
     OperationController(SubmissionService submissions, ClaimService claims, CancelService cancels,
-            RequestBodyReader bodies) {
+            OperationWaits waits, RequestBodyReader bodies, ApiProperties properties) {
         this.submissions = submissions;
         this.claims = claims;
         this.cancels = cancels;
+        this.waits = waits;
         this.bodies = bodies;
+        this.properties = properties;
     }
 
     @PostMapping(path = "/v1/operations", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<?> submit(Authentication caller, HttpServletRequest request) throws IOException {
         OperationId operationId = IdempotencyKey.from(request);
         try (var ignored = OperationMdc.put(operationId)) {
-            var submission = new Submission(subject(caller), operationId, bodies.read(request, operationId),
-                    new Submission.Proof.Device(new AttemptHeaders(request.getHeader(APP_ATTEST_KEY_ID),
-                            request.getHeader(APP_ATTEST_CHALLENGE), request.getHeader(APP_ATTEST_ASSERTION))),
-                    new Submission.Arrival(UUID.randomUUID(), request.getHeader(HttpHeaders.USER_AGENT),
-                            request.getRemoteAddr()));
-            return switch (submissions.submit(submission)) {
-                case SubmissionOutcome.Accepted accepted -> ResponseEntity.accepted()
-                        .location(URI.create("/v1/operations/" + operationId))
-                        .body(OperationResponse.of(accepted.operation()));
-                case SubmissionOutcome.Replayed replayed -> ResponseEntity.ok()
-                        .header(IDEMPOTENT_REPLAYED, "true")
-                        .body(OperationResponse.of(replayed.operation()));
-                case SubmissionOutcome.KeyReused reused -> ResponseEntity.status(ProblemType.KEY_REUSE.status())
-                        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                        .body(ApiProblem.of(ProblemType.KEY_REUSE,
-                                "operation " + operationId + " was submitted with payload hash "
-                                        + reused.operation().payloadHash().hex() + "; this request's payload hash is "
-                                        + reused.offeredHash().hex() + ". Use a new operationId for a new command.",
-                                operationId));
-                case SubmissionOutcome.OperationIdTaken taken -> ResponseEntity.status(ProblemType.KEY_REUSE.status())
-                        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                        .body(ApiProblem.of(ProblemType.KEY_REUSE, "operationId " + operationId
-                                + " is already in use. Use a new operationId (a new random UUID) for this command.",
-                                operationId));
-                case SubmissionOutcome.MalformedCommand malformed ->
-                        throw new ApiException(ProblemType.MALFORMED_BODY, malformed.detail(), operationId);
-                case SubmissionOutcome.UnknownType unknown -> throw new ApiException(ProblemType.UNKNOWN_OPERATION_TYPE,
-                        "there is no operation type \"" + unknown.type() + "\"; this node accepts "
-                                + String.join(", ", unknown.knownTypes()), operationId);
-                case SubmissionOutcome.InvalidArguments invalid -> throw new ApiException(ProblemType.INVALID_ARGUMENTS,
-                        invalidArgumentsDetail(invalid), operationId, Map.of("errors", errors(invalid.violations())));
-                case SubmissionOutcome.AttestationRefused refused ->
-                        throw new AttestProblem(refused.refusal(), refused.detail(), refused.check(), operationId);
+            SubmissionOutcome outcome = submissions.submit(submission(caller, request, operationId));
+            return switch (outcome) {
+                case SubmissionOutcome.Accepted accepted -> accepted(accepted.operation()).body(
+                        OperationResponse.of(accepted.operation()));
+                case SubmissionOutcome.Replayed replayed -> replayed().body(OperationResponse.of(replayed.operation()));
+                default -> refused(outcome, operationId);
+            };
+        }
+    }
+
+    /**
+     * The submission with {@code Prefer: wait=N} (RFC 7240): a new or replayed operation is
+     * answered once it settled (ended, or needs a person) or after N seconds, whichever is first,
+     * with its state then and {@code Preference-Applied}; the status code is still the
+     * submission's (202 new, 200 replayed). A refusal is answered at once.
+     */
+    @PostMapping(path = "/v1/operations", consumes = MediaType.APPLICATION_JSON_VALUE, headers = PreferWait.PREFER)
+    DeferredResult<ResponseEntity<?>> submitWaiting(Authentication caller, HttpServletRequest request)
+            throws IOException {
+        OperationId operationId = IdempotencyKey.from(request);
+        try (var ignored = OperationMdc.put(operationId)) {
+            SubmissionOutcome outcome = submissions.submit(submission(caller, request, operationId));
+            Optional<Duration> wait = PreferWait.from(request.getHeaders(PreferWait.PREFER), properties.maxWait());
+            return switch (outcome) {
+                case SubmissionOutcome.Accepted accepted -> waited(accepted.operation(), wait,
+                        () -> accepted(accepted.operation()));
+                case SubmissionOutcome.Replayed replayed -> waited(replayed.operation(), wait, OperationController::replayed);
+                default -> answered(refused(outcome, operationId));
             };
         }
     }
@@ -128,6 +139,93 @@ class OperationController {
         return claims.find(subject(caller), id)
                 .map(operation -> ResponseEntity.ok(OperationResponse.of(operation)))
                 .orElseThrow(() -> notFound(id));
+    }
+
+    /**
+     * The read with {@code Prefer: wait=N}: held until the operation settled or N seconds passed,
+     * then its state and {@code Preference-Applied}. Another subject's operation is not found, at once.
+     */
+    @GetMapping(path = "/v1/operations/{operationId}", headers = PreferWait.PREFER)
+    DeferredResult<ResponseEntity<?>> findWaiting(Authentication caller, @PathVariable String operationId,
+            HttpServletRequest request) {
+        OperationId id = parsePathId(operationId);
+        OperationState current = claims.find(subject(caller), id).orElseThrow(() -> notFound(id));
+        return waited(current, PreferWait.from(request.getHeaders(PreferWait.PREFER), properties.maxWait()),
+                ResponseEntity::ok);
+    }
+
+    // No thread waits: the answer is written when the future completes, on whichever thread completes it.
+    private DeferredResult<ResponseEntity<?>> waited(OperationState current, Optional<Duration> wait,
+            Supplier<ResponseEntity.BodyBuilder> status) {
+        if (wait.isEmpty()) {
+            return answered(status.get().body(OperationResponse.of(current)));
+        }
+        Function<OperationState, ResponseEntity<?>> answer = state -> status.get()
+                .header(PreferWait.PREFERENCE_APPLIED, PreferWait.applied(wait.get()))
+                .body(OperationResponse.of(state));
+        // the container's own timeout only backs the node's deadline up
+        var deferred = new DeferredResult<ResponseEntity<?>>(wait.get().plus(CONTAINER_GRACE).toMillis());
+        deferred.onTimeout(() -> deferred.setResult(answer.apply(current)));
+        waits.untilSettled(current, wait.get()).whenComplete((state, failure) -> {
+            if (failure != null) {
+                deferred.setErrorResult(failure);
+            } else {
+                deferred.setResult(answer.apply(state));
+            }
+        });
+        return deferred;
+    }
+
+    private static DeferredResult<ResponseEntity<?>> answered(ResponseEntity<?> response) {
+        var deferred = new DeferredResult<ResponseEntity<?>>();
+        deferred.setResult(response);
+        return deferred;
+    }
+
+    private Submission submission(Authentication caller, HttpServletRequest request, OperationId operationId)
+            throws IOException {
+        return new Submission(subject(caller), operationId, bodies.read(request, operationId),
+                new Submission.Proof.Device(new AttemptHeaders(request.getHeader(APP_ATTEST_KEY_ID),
+                        request.getHeader(APP_ATTEST_CHALLENGE), request.getHeader(APP_ATTEST_ASSERTION))),
+                new Submission.Arrival(UUID.randomUUID(), request.getHeader(HttpHeaders.USER_AGENT),
+                        request.getRemoteAddr()));
+    }
+
+    private static ResponseEntity.BodyBuilder accepted(OperationState operation) {
+        return ResponseEntity.accepted().location(URI.create("/v1/operations/" + operation.operationId()));
+    }
+
+    private static ResponseEntity.BodyBuilder replayed() {
+        return ResponseEntity.ok().header(IDEMPOTENT_REPLAYED, "true");
+    }
+
+    /** Every outcome but Accepted and Replayed: a problem. */
+    private static ResponseEntity<?> refused(SubmissionOutcome outcome, OperationId operationId) {
+        return switch (outcome) {
+            case SubmissionOutcome.Accepted accepted -> throw new IllegalArgumentException("accepted is not refused");
+            case SubmissionOutcome.Replayed replayed -> throw new IllegalArgumentException("replayed is not refused");
+            case SubmissionOutcome.KeyReused reused -> ResponseEntity.status(ProblemType.KEY_REUSE.status())
+                    .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                    .body(ApiProblem.of(ProblemType.KEY_REUSE,
+                            "operation " + operationId + " was submitted with payload hash "
+                                    + reused.operation().payloadHash().hex() + "; this request's payload hash is "
+                                    + reused.offeredHash().hex() + ". Use a new operationId for a new command.",
+                            operationId));
+            case SubmissionOutcome.OperationIdTaken taken -> ResponseEntity.status(ProblemType.KEY_REUSE.status())
+                    .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                    .body(ApiProblem.of(ProblemType.KEY_REUSE, "operationId " + operationId
+                            + " is already in use. Use a new operationId (a new random UUID) for this command.",
+                            operationId));
+            case SubmissionOutcome.MalformedCommand malformed ->
+                    throw new ApiException(ProblemType.MALFORMED_BODY, malformed.detail(), operationId);
+            case SubmissionOutcome.UnknownType unknown -> throw new ApiException(ProblemType.UNKNOWN_OPERATION_TYPE,
+                    "there is no operation type \"" + unknown.type() + "\"; this node accepts "
+                            + String.join(", ", unknown.knownTypes()), operationId);
+            case SubmissionOutcome.InvalidArguments invalid -> throw new ApiException(ProblemType.INVALID_ARGUMENTS,
+                    invalidArgumentsDetail(invalid), operationId, Map.of("errors", errors(invalid.violations())));
+            case SubmissionOutcome.AttestationRefused refused ->
+                    throw new AttestProblem(refused.refusal(), refused.detail(), refused.check(), operationId);
+        };
     }
 
     private static String invalidArgumentsDetail(SubmissionOutcome.InvalidArguments invalid) {

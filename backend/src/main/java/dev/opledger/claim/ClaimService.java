@@ -1,13 +1,13 @@
 package dev.opledger.claim;
 
 import dev.opledger.claim.internal.ClaimStatement;
+import dev.opledger.claim.internal.OperationNotifications;
 import dev.opledger.claim.internal.OperationReader;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.SubjectId;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Optional;
-import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 
 /**
@@ -24,13 +24,13 @@ public class ClaimService {
     private final Counter replayed;
     private final Counter keyReused;
     private final Counter operationIdTaken;
-    private final ApplicationEventPublisher events;
+    private final OperationNotifications notifications;
 
     ClaimService(ClaimStatement claimStatement, OperationReader operations, MeterRegistry meters,
-            ApplicationEventPublisher events) {
+            OperationNotifications notifications) {
         this.claimStatement = claimStatement;
         this.operations = operations;
-        this.events = events;
+        this.notifications = notifications;
         this.claimed = outcomeCounter(meters, "claimed");
         this.replayed = outcomeCounter(meters, "replayed");
         this.keyReused = outcomeCounter(meters, "key_reused");
@@ -42,7 +42,7 @@ public class ClaimService {
         switch (outcome) {
             case ClaimOutcome.Claimed c -> {
                 claimed.increment();
-                events.publishEvent(new OperationAccepted());
+                notifications.accepted();
             }
             case ClaimOutcome.Replayed r -> replayed.increment();
             case ClaimOutcome.KeyReused k -> keyReused.increment();

@@ -1,6 +1,7 @@
 package dev.opledger.claim;
 
 import dev.opledger.claim.internal.LifecycleStatements;
+import dev.opledger.claim.internal.OperationNotifications;
 import dev.opledger.operation.Fence;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationStatus;
@@ -11,7 +12,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
-import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 
 /**
@@ -28,11 +28,11 @@ import org.springframework.stereotype.Service;
 public class LifecycleService {
 
     private final LifecycleStatements statements;
-    private final ApplicationEventPublisher events;
+    private final OperationNotifications notifications;
 
-    LifecycleService(LifecycleStatements statements, ApplicationEventPublisher events) {
+    LifecycleService(LifecycleStatements statements, OperationNotifications notifications) {
         this.statements = statements;
-        this.events = events;
+        this.notifications = notifications;
     }
 
     /** Up to {@code max} operations, ACCEPTED first, then RUNNING ones whose lease expired; now RUNNING for {@code node}. */
@@ -62,13 +62,16 @@ public class LifecycleService {
         if (to == OperationStatus.RUNNING || to == OperationStatus.ACCEPTED) {
             throw new IllegalArgumentException("a run ends in a status other than " + to);
         }
-        return statements.finishRun(fence, node, to, reason);
+        Optional<OperationState> finished = statements.finishRun(fence, node, to, reason);
+        // every status a run ends in ends a wait: its waiters here get the state the statement returned
+        finished.ifPresent(notifications::settled);
+        return finished.isPresent();
     }
 
     /** A person's decision on an operation that no worker holds: {@code from} → {@code to}. */
     boolean decide(OperationId operationId, OperationStatus from, OperationStatus to, String actor, String reason) {
         boolean decided = statements.decide(operationId, from, to, actor, reason);
-        return to == OperationStatus.ACCEPTED ? accepted(decided) : decided;
+        return to == OperationStatus.ACCEPTED ? accepted(decided) : settled(operationId, to, decided);
     }
 
     /**
@@ -100,7 +103,7 @@ public class LifecycleService {
 
     private boolean accepted(boolean decided) {
         if (decided) {
-            events.publishEvent(new OperationAccepted());
+            notifications.accepted();
         }
         return decided;
     }
@@ -114,12 +117,25 @@ public class LifecycleService {
      */
     boolean requestCancel(@Nullable SubjectId subject, OperationId operationId, String requestedBy,
             CancelChannel channel, @Nullable String reason) {
-        return statements.requestCancel(subject, operationId, requestedBy, channel, reason);
+        boolean recorded = statements.requestCancel(subject, operationId, requestedBy, channel, reason);
+        if (recorded) {
+            // one that no worker held is CANCELLED now: its waiters read it (a RUNNING one's keep waiting)
+            notifications.settled(operationId);
+        }
+        return recorded;
     }
 
     /** The operation's cancel, once someone asked for one. */
     public Optional<CancelRecord> cancel(OperationId operationId) {
         return statements.cancel(operationId);
+    }
+
+    // The requests waiting for it (Prefer: wait), on this node and on the others.
+    private boolean settled(OperationId operationId, OperationStatus to, boolean changed) {
+        if (changed && OperationWaits.endsWait(to)) {
+            notifications.settled(operationId);
+        }
+        return changed;
     }
 
     /** The decision on the operation's approval, once a person made it. */

@@ -115,6 +115,9 @@ class HostileInputIT {
         }
         if (!success) {
             checkProblem(response, documented, wrong);
+        } else if (!Objects.equals(response.header("Preference-Applied"), hostile.preferenceApplied())) {
+            wrong.add("Preference-Applied " + response.header("Preference-Applied") + ", not "
+                    + hostile.preferenceApplied());
         }
         Set<String> changed = changedTables(before, after);
         switch (hostile.expect()) {

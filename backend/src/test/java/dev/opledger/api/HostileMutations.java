@@ -49,7 +49,36 @@ final class HostileMutations {
                 }));
         all.addAll(paths());
         all.addAll(methods());
+        all.addAll(prefers());
         return List.copyOf(all);
+    }
+
+    /**
+     * {@code Prefer} (RFC 7240) on any request: never a reason to refuse one, and only a valid
+     * {@code wait} is applied (the generated valid ones wait at most a second: the test's node runs
+     * no workers, so an operation never settles). A control byte is refused like in any header.
+     */
+    private static List<Mutation> prefers() {
+        String category = "prefer";
+        return List.of(
+                benign(Dimension.PREFER, category, "Prefer", ANY, (spec, random) -> {
+                    String[][] values = {
+                        {"wait=0", "wait=0"}, {"WAIT=1", "wait=1"}, {"respond-async, wait=0", "wait=0"},
+                        {"wait=\"1\"", "wait=1"}, {"wait = 0 ; x=y", "wait=0"}, {"wait=0, wait=99", "wait=0"},
+                        {"wait=" + "0".repeat(4000), "wait=0"}, {"foo=\"a,wait=9\", wait=0", "wait=0"},
+                        {"wait=-1", null}, {"wait=1.5", null}, {"wait=abc", null}, {"wait", null}, {"wait=", null},
+                        {"wait=\"\"", null}, {",,,;;;===", null}, {"wait=x, wait=9", null}, {"return=minimal", null},
+                        {"\"" + randomAscii(random, 40), null}, {randomAscii(random, 1 + random.nextInt(3000)), null}};
+                    String[] chosen = values[random.nextInt(values.length)];
+                    spec.prefer = ascii(chosen[0]);
+                    spec.preferenceApplied = chosen[1];
+                    return chosen[0].length() > 40 ? chosen[0].substring(0, 40) + "…" : chosen[0];
+                }),
+                refusing(Dimension.PREFER, category, "Prefer with a control byte", ANY, (spec, random) -> {
+                    int b = pick(random, 0x01, 0x08, 0x7f);
+                    spec.prefer = ascii("wait=0" + (char) b);
+                    return String.format(Locale.ROOT, "0x%02x", b);
+                }));
     }
 
     static LinkedHashMap<String, String> validArguments(Random random) {

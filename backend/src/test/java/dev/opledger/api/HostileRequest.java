@@ -8,9 +8,10 @@ import java.util.UUID;
  * One generated request, the categories of its mutations, and what the node may answer.
  *
  * @param index its place in the run: the same seed generates the same request at the same index
+ * @param preferenceApplied the {@code Preference-Applied} a 2xx answer carries, or null for none
  */
 record HostileRequest(int index, String description, Set<String> categories, RawHttp.Request request,
-        Expect expect) {
+        Expect expect, String preferenceApplied) {
 
     /** What the request deserves, known from how it was made. */
     sealed interface Expect {

@@ -23,7 +23,7 @@ import java.util.UUID;
 final class HostileRequests {
 
     /** The parts of a request a mutation changes; mutations apply in this order. */
-    enum Dimension { SUBJECT, AUTH, KEY, HEADER, CONTENT_TYPE, BODY, FRAMING, PATH, METHOD }
+    enum Dimension { SUBJECT, AUTH, KEY, HEADER, PREFER, CONTENT_TYPE, BODY, FRAMING, PATH, METHOD }
 
     record Created(String subject, UUID operationId, String body) {
     }
@@ -122,6 +122,9 @@ final class HostileRequests {
         /** What follows the operationId in a read's or a cancel's path. */
         String pathSuffix = "";
         boolean refused;
+        /** A Prefer header (any request may carry one), and the Preference-Applied a 2xx must then carry (or none). */
+        byte[] prefer;
+        String preferenceApplied;
 
         Spec(Random random, HostileRequests generator) {
             this.random = random;
@@ -208,6 +211,9 @@ final class HostileRequests {
         HostileRequest build(int index) {
             var request = new RawHttp.Request(method, target);
             authorizations.forEach(value -> request.header("Authorization", value));
+            if (prefer != null) {
+                request.header("Prefer", prefer);
+            }
             byte[] body = new byte[0];
             if (sendsCommand()) {
                 keys.forEach(value -> request.header(keyHeader, value));
@@ -222,7 +228,7 @@ final class HostileRequests {
             }
             String description = base + " " + method + " " + target + " as " + subject
                     + (names.isEmpty() ? " (unchanged)" : " with " + String.join(", ", names));
-            return new HostileRequest(index, description, Set.copyOf(categories), request, expect(body));
+            return new HostileRequest(index, description, Set.copyOf(categories), request, expect(body), preferenceApplied);
         }
 
         private HostileRequest.Expect expect(byte[] body) {

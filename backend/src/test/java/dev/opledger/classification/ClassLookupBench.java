@@ -18,7 +18,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 /**
  * Not a test (its name matches neither surefire's nor failsafe's includes, so no build runs it):
  * the cost of the effect gateway's class lookup ({@link ClassificationService#classOf}) per effect,
- * answered from the node's cache and, with the registry's listener stopped (as before the cache),
+ * answered from the node's cache and, with the cache distrusted as when the registry's listener is down (as before the cache),
  * read from the database — in one run, on one database, for one tool. Run on demand:
  * {@code ./mvnw -o -B verify -pl backend -am -Dtest=none -Dit.test=ClassLookupBench
  * -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false}; it prints
@@ -45,15 +45,15 @@ class ClassLookupBench {
         classification.classOf(tool, HINTS); // recorded from its hints, then cached
 
         double cached = medianNanos(tool, CACHED_CALLS);
-        notifications.stop();
+        notifications.listening(false); // as when the node's listener is down: every lookup reads the database
         try {
             assertThat(notifications.listening()).isFalse();
             double database = medianNanos(tool, DATABASE_CALLS);
-            System.out.printf("class lookup per effect: cache %.0f ns, database %.1f µs (listener stopped), ratio %.0f×;"
+            System.out.printf("class lookup per effect: cache %.0f ns, database %.1f µs (cache distrusted), ratio %.0f×;"
                     + " medians of %d rounds of %d and %d calls%n", cached, database / 1000, database / cached, ROUNDS,
                     CACHED_CALLS, DATABASE_CALLS);
         } finally {
-            notifications.start();
+            notifications.listening(true);
         }
     }
 

@@ -42,13 +42,15 @@ class ModularityTests {
             Map.entry("operation", Set.of()),
             // the MCP tasks extension (its own Maven module): shared by the MCP server, the client and reference-tools
             Map.entry("mcptasks", Set.of()),
+            // the node's one LISTEN connection and its coalesced NOTIFY sender, for every stage that needs them
+            Map.entry("notification", Set.of()),
             Map.entry("audit", Set.of("operation")),
             Map.entry("outbox", Set.of("operation")),
             Map.entry("feed", Set.of("operation")),
             Map.entry("mcp", Set.of("mcptasks", "operation")),
             Map.entry("attest", Set.of("audit", "operation")),
-            Map.entry("claim", Set.of("audit", "operation", "outbox")),
-            Map.entry("classification", Set.of("audit", "mcp", "operation")),
+            Map.entry("claim", Set.of("audit", "notification", "operation", "outbox")),
+            Map.entry("classification", Set.of("audit", "mcp", "notification", "operation")),
             Map.entry("effect", Set.of("classification", "mcp", "operation", "outbox")),
             Map.entry("graph", Set.of("claim", "effect", "operation")),
             Map.entry("checkout", Set.of("claim", "effect", "graph", "mcp", "operation")),
@@ -77,7 +79,7 @@ class ModularityTests {
     void findsEveryStageAsAModule() {
         assertThat(modules.stream().map(ApplicationModule::getIdentifier).map(Object::toString))
                 .contains("operation", "attest", "claim", "api", "audit", "node", "graph", "effect", "classification", "mcp", "outbox",
-                        "feed", "checkout", "note", "submission", "mcpserver", "review", "stuck", "ui");
+                        "feed", "checkout", "note", "submission", "mcpserver", "notification", "review", "stuck", "ui");
     }
 
     @Test

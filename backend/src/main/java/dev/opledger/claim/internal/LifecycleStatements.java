@@ -5,10 +5,12 @@ import dev.opledger.claim.CancelChannel;
 import dev.opledger.claim.CancelRecord;
 import dev.opledger.claim.CancelResolution;
 import dev.opledger.claim.LeasedOperation;
+import dev.opledger.claim.OperationState;
 import dev.opledger.claim.TransitionRecord;
 import dev.opledger.operation.Fence;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationStatus;
+import dev.opledger.operation.PayloadHash;
 import dev.opledger.operation.SubjectId;
 import dev.opledger.outbox.EventType;
 import dev.opledger.outbox.OutboxRow;
@@ -128,6 +130,7 @@ public class LifecycleStatements {
                                       + CASE WHEN r.resolution = 'EFFECT_COMMITTED_ANYWAY' THEN 1 ELSE 0 END
               FROM resolved r WHERE o.id = r.id
               RETURNING o.id, o.operation_id, o.subject_id, o.event_sequence, o.status, o.status_reason,
+                        o.command_type, o.payload_hash, o.created_at, o.updated_at,
                         r.cancelled, r.resolution, r.step, r.tool
             ), cancel AS (
               UPDATE operation_cancel c SET acknowledged_at = now(), acknowledged_by = ?, resolution = f.resolution,
@@ -149,7 +152,7 @@ public class LifecycleStatements {
               ) AS e(back, type, status, tool, step_key, payload, applies)
               WHERE e.applies
             )
-            SELECT count(*) FROM finished
+            SELECT subject_id, operation_id, command_type, status, payload_hash, created_at, updated_at FROM finished
             """.formatted(OutboxRow.INSERT, EventType.CancelAcknowledged, EventType.CancelEffectCommitted,
             EventType.OperationCancelled);
 
@@ -286,10 +289,14 @@ public class LifecycleStatements {
         });
     }
 
-    public boolean finishRun(Fence fence, String node, OperationStatus to, @Nullable String reason) {
-        Long finished = jdbc.queryForObject(FINISH, Long.class, fence.operationId().value(), node, fence.epoch(),
-                to.name(), to.name(), to.name(), reason, node, node, node, EventType.entering(to).name());
-        return finished != null && finished == 1;
+    /** The operation as the run left it; empty, and nothing written, when the lease is no longer the node's. */
+    public Optional<OperationState> finishRun(Fence fence, String node, OperationStatus to, @Nullable String reason) {
+        return jdbc.query(FINISH, (row, n) -> new OperationState(new SubjectId(row.getString("subject_id")),
+                        new OperationId(row.getObject("operation_id", UUID.class)), row.getString("command_type"),
+                        OperationStatus.valueOf(row.getString("status")), new PayloadHash(row.getBytes("payload_hash")),
+                        row.getTimestamp("created_at").toInstant(), row.getTimestamp("updated_at").toInstant()),
+                fence.operationId().value(), node, fence.epoch(), to.name(), to.name(), to.name(), reason, node, node,
+                node, EventType.entering(to).name()).stream().findFirst();
     }
 
     /**

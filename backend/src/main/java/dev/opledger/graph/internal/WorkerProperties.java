@@ -11,7 +11,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param concurrency operations run at once by this node
  * @param lease how long a lease lasts without a heartbeat; a dead node's operations are taken over after it
  * @param heartbeat how often leases are renewed; well under {@code lease}
- * @param pollInterval how long an idle worker waits before asking for work again
+ * @param pollInterval how long an idle worker waits before asking for work again. Only a fallback: an
+ *     operation accepted on any node wakes the idle workers of every node at once (in-process here,
+ *     by a PostgreSQL notification elsewhere); the poll finds what a lost notification did not say,
+ *     and the operations whose lease expired
  */
 @ConfigurationProperties("opledger.worker")
 public record WorkerProperties(
@@ -19,7 +22,7 @@ public record WorkerProperties(
         @DefaultValue("4") int concurrency,
         @DefaultValue("30s") Duration lease,
         @DefaultValue("10s") Duration heartbeat,
-        @DefaultValue("250ms") Duration pollInterval) {
+        @DefaultValue("1s") Duration pollInterval) {
 
     public WorkerProperties {
         if (concurrency < 1) {

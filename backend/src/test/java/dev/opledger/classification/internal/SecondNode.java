@@ -1,5 +1,7 @@
 package dev.opledger.classification.internal;
 
+import dev.opledger.notification.DatabaseNotifications;
+import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -10,17 +12,19 @@ public final class SecondNode implements AutoCloseable {
 
     public final ClassificationRepository repository;
     public final ToolClassCache cache = new ToolClassCache();
-    public final RegistryNotifications notifications;
+    public final DatabaseNotifications notifications;
+    private final RegistryNotifications registry;
 
     public SecondNode(DataSource dataSource) {
         repository = new ClassificationRepository(new JdbcTemplate(dataSource), new DataSourceTransactionManager(dataSource),
                 JsonMapper.builder().build());
-        notifications = new RegistryNotifications(dataSource, cache);
+        registry = new RegistryNotifications(cache);
+        notifications = new DatabaseNotifications(dataSource, List.of(registry));
         notifications.start();
     }
 
     public boolean listening() {
-        return notifications.listening();
+        return registry.listening();
     }
 
     @Override

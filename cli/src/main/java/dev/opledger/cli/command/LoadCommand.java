@@ -28,9 +28,10 @@ import picocli.CommandLine.Model.CommandSpec;
     "--mode claim (default): new checkouts claimed as fast as the users can. --attested fetches a",
     "challenge and signs an assertion for every attempt, as the app does; without it the claims carry",
     "no App Attest headers (a node in mode off or optional).",
-    "--mode checkout: a closed loop; each user submits a checkout and reads it until it has ended",
-    "(waiting a fifth of the time it has taken so far between reads, at least --poll-ms), then",
-    "submits the next. Operations under way when the time is up are followed to",
+    "--mode checkout: a closed loop; each user submits a checkout with Prefer: wait=--wait, so the",
+    "node answers when it has ended (read again, with the same wait, if it has not); with --wait 0 it",
+    "reads it until it has ended instead (waiting a fifth of the time it has taken so far between",
+    "reads, at least --poll-ms); then submits the next. Operations under way when the time is up are followed to",
     "their end. RESULT: operations, completed (SUCCEEDED within the time), rps, status_reads, p50_ms",
     "and p99_ms (claim sent to SUCCEEDED read), unexpected.",
     "--hold: after the warm-up (and its drain) print WARMED and wait for a line on standard input",
@@ -66,6 +67,10 @@ class LoadCommand implements Callable<Integer> {
             description = "checkout mode: the shortest wait in milliseconds between two reads of an operation (default: ${DEFAULT-VALUE})")
     long pollMillis;
 
+    @Option(names = "--wait", defaultValue = "25",
+            description = "checkout mode: the Prefer: wait of every request in seconds; 0: poll instead (default: ${DEFAULT-VALUE})")
+    long waitSeconds;
+
     @Option(names = "--patience", defaultValue = "60",
             description = "checkout mode: seconds an operation may take before it counts as unexpected (default: ${DEFAULT-VALUE})")
     long patience;
@@ -89,8 +94,8 @@ class LoadCommand implements Callable<Integer> {
         if (mode == Mode.CHECKOUT && attested) {
             throw new UsageException("--attested is for --mode claim only");
         }
-        if (pollMillis < 1 || patience < 1) {
-            throw new UsageException("--poll-ms and --patience must be positive");
+        if (pollMillis < 1 || patience < 1 || waitSeconds < 0) {
+            throw new UsageException("--poll-ms and --patience must be positive, --wait not negative");
         }
         PrintWriter out = spec.commandLine().getOut();
         Function<String, String> tokenFor = subject ->
@@ -98,7 +103,8 @@ class LoadCommand implements Callable<Integer> {
         Runnable afterWarmUp = hold ? () -> awaitGo(out) : () -> { };
         try (var node = new NodeClient(server)) {
             if (mode == Mode.CHECKOUT) {
-                var load = new CheckoutLoad(node, clients, Duration.ofMillis(pollMillis), Duration.ofSeconds(patience), tokenFor);
+                var load = new CheckoutLoad(node, clients, Duration.ofMillis(pollMillis), Duration.ofSeconds(waitSeconds),
+                        Duration.ofSeconds(patience), tokenFor);
                 CheckoutResult result = load.run(Duration.ofSeconds(warmUp), afterWarmUp, Duration.ofSeconds(duration));
                 out.println(result.line());
                 return result.unexpected() == 0 ? 0 : 1;

@@ -9,6 +9,7 @@ import dev.opledger.operation.Command;
 import dev.opledger.operation.OperationId;
 import java.io.PrintWriter;
 import java.time.Clock;
+import java.time.Duration;
 
 /**
  * One attempt of a stored operation (PROTOCOL.md, "Every attempt of an operation"): a fresh
@@ -21,8 +22,11 @@ final class OperationAttempt {
     private OperationAttempt() {
     }
 
-    /** Sends it and prints the reply; 0 for a 2xx reply, 1 otherwise. */
-    static int send(DeviceSession session, StoredOperation operation, Clock clock, PrintWriter out) {
+    /**
+     * Sends it and prints the reply; 0 for a 2xx reply, 1 otherwise. With a positive {@code wait}
+     * the node answers once the operation settled, or after the wait.
+     */
+    static int send(DeviceSession session, StoredOperation operation, Clock clock, Duration wait, PrintWriter out) {
         OperationId operationId = OperationId.parse(operation.operationId());
         byte[] body = operation.body();
         Command command = Command.parse(body);
@@ -32,7 +36,7 @@ final class OperationAttempt {
             long counter = session.store().nextCounter(session.device().name());
             byte[] assertion = session.simulated(clock, counter - 1).assertion(clientDataHash);
             Reply reply = node.submit(session.token(),
-                    new AttemptHeaders(operationId, session.device().keyId(), challenge, assertion), body);
+                    new AttemptHeaders(operationId, session.device().keyId(), challenge, assertion), body, wait);
             ReplyPrinter.print(out, reply);
             return reply.successful() ? 0 : 1;
         }

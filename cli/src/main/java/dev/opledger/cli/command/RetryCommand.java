@@ -21,6 +21,9 @@ class RetryCommand implements Callable<Integer> {
     @Mixin
     DeviceOptions device = new DeviceOptions();
 
+    @Mixin
+    WaitOption wait = new WaitOption();
+
     @Parameters(paramLabel = "OPERATION_ID", description = "an operationId this device submitted")
     String operationId = "";
 
@@ -36,6 +39,6 @@ class RetryCommand implements Callable<Integer> {
                 "device " + device.name + " never submitted operation " + id));
         var out = spec.commandLine().getOut();
         out.println("operationId: " + id);
-        return OperationAttempt.send(session, operation, context.clock(), out);
+        return OperationAttempt.send(session, operation, context.clock(), wait.duration(), out);
     }
 }

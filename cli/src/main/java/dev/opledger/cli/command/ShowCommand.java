@@ -9,7 +9,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "show", description = "Reads an operation from the device's node (GET /v1/operations/{id}).")
+@Command(name = "show", description = {"Reads an operation from the device's node (GET /v1/operations/{id});",
+        "with --wait, once it has ended or needs a person (or after the wait)."})
 class ShowCommand implements Callable<Integer> {
 
     private final CliContext context;
@@ -19,6 +20,9 @@ class ShowCommand implements Callable<Integer> {
 
     @Mixin
     DeviceOptions device = new DeviceOptions();
+
+    @Mixin
+    WaitOption wait = new WaitOption();
 
     @Parameters(paramLabel = "OPERATION_ID")
     String operationId = "";
@@ -32,7 +36,7 @@ class ShowCommand implements Callable<Integer> {
         var session = DeviceSession.open(context, device);
         OperationId id = OperationId.parse(operationId);
         try (var node = session.client()) {
-            Reply reply = node.operation(session.token(), id);
+            Reply reply = node.operation(session.token(), id, wait.duration());
             ReplyPrinter.print(spec.commandLine().getOut(), reply);
             return reply.successful() ? 0 : 1;
         }

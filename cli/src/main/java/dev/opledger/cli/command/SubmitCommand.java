@@ -31,6 +31,9 @@ class SubmitCommand implements Callable<Integer> {
     @Mixin
     DeviceOptions device = new DeviceOptions();
 
+    @Mixin
+    WaitOption wait = new WaitOption();
+
     /** Arguments the node's {@code checkout} schema accepts: what {@code submit} sends when told nothing else. */
     static final String CHECKOUT_ARGUMENTS =
             "{\"sku\":\"SKU-ESPRESSO\",\"quantity\":1,\"amount\":49.90,\"currency\":\"EUR\",\"recipient\":\"ann@example.com\"}";
@@ -61,7 +64,7 @@ class SubmitCommand implements Callable<Integer> {
                 new StoredOperation(id.toString(), body, context.clock().instant()));
         var out = spec.commandLine().getOut();
         out.println("operationId: " + id);
-        return OperationAttempt.send(session, operation, context.clock(), out);
+        return OperationAttempt.send(session, operation, context.clock(), wait.duration(), out);
     }
 
     /** {@code {"type":<type>,"arguments":<arguments as written>}}. */

@@ -76,7 +76,12 @@ public final class NodeClient implements AutoCloseable {
 
     /** {@code POST /v1/operations}: one attempt, the body sent byte for byte as given. */
     public Reply submit(String token, AttemptHeaders attempt, byte[] body) {
-        return send(request("/v1/operations", token)
+        return submit(token, attempt, body, Duration.ZERO);
+    }
+
+    /** As {@link #submit(String, AttemptHeaders, byte[])}, answered once the operation settled or after {@code wait}. */
+    public Reply submit(String token, AttemptHeaders attempt, byte[] body, Duration wait) {
+        return send(request("/v1/operations", token, wait)
                 .header("Idempotency-Key", attempt.idempotencyKey())
                 .header("App-Attest-Key-Id", attempt.keyIdHeader())
                 .header("App-Attest-Challenge", attempt.challengeHeader())
@@ -85,9 +90,12 @@ public final class NodeClient implements AutoCloseable {
                 .POST(BodyPublishers.ofByteArray(body)));
     }
 
-    /** {@code POST /v1/operations} without App Attest headers (a node in mode optional or off). */
-    public Reply submitUnattested(String token, OperationId operationId, byte[] body) {
-        return send(request("/v1/operations", token)
+    /**
+     * {@code POST /v1/operations} without App Attest headers (a node in mode optional or off),
+     * answered once the operation settled or after {@code wait} (none when zero).
+     */
+    public Reply submitUnattested(String token, OperationId operationId, byte[] body, Duration wait) {
+        return send(request("/v1/operations", token, wait)
                 .header("Idempotency-Key", operationId.toString())
                 .header("Content-Type", JSON_TYPE)
                 .POST(BodyPublishers.ofByteArray(body)));
@@ -95,7 +103,12 @@ public final class NodeClient implements AutoCloseable {
 
     /** {@code GET /v1/operations/{operationId}}. */
     public Reply operation(String token, OperationId operationId) {
-        return send(request("/v1/operations/" + operationId, token).GET());
+        return operation(token, operationId, Duration.ZERO);
+    }
+
+    /** {@code GET /v1/operations/{operationId}}, answered once the operation settled or after {@code wait} (none when zero). */
+    public Reply operation(String token, OperationId operationId, Duration wait) {
+        return send(request("/v1/operations/" + operationId, token, wait).GET());
     }
 
     @Override
@@ -104,9 +117,15 @@ public final class NodeClient implements AutoCloseable {
     }
 
     private HttpRequest.Builder request(String path, String token) {
-        return HttpRequest.newBuilder(URI.create(server + path))
-                .timeout(REQUEST_TIMEOUT)
+        return request(path, token, Duration.ZERO);
+    }
+
+    // RFC 7240: the node holds the answer up to the wait (and its own bound); the timeout covers both
+    private HttpRequest.Builder request(String path, String token, Duration wait) {
+        var builder = HttpRequest.newBuilder(URI.create(server + path))
+                .timeout(REQUEST_TIMEOUT.plus(wait))
                 .header("Authorization", "Bearer " + token);
+        return wait.isPositive() ? builder.header("Prefer", "wait=" + wait.toSeconds()) : builder;
     }
 
     private Reply send(HttpRequest.Builder builder) {

@@ -19,9 +19,14 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A closed loop of {@code clients} virtual threads, each a user who submits a {@code checkout}
- * and reads it ({@code GET /v1/operations/{id}}) until it has left ACCEPTED and RUNNING, then
- * submits the next. At most {@code clients} operations are under way at once, so the time to
- * SUCCEEDED is the node's at that concurrency, not the length of a queue.
+ * and waits until it has left ACCEPTED and RUNNING, then submits the next. At most {@code clients}
+ * operations are under way at once, so the time to SUCCEEDED is the node's at that concurrency,
+ * not the length of a queue.
+ *
+ * <p>With a positive {@code wait} the submission carries {@code Prefer: wait} (RFC 7240): the
+ * node answers it when the operation has settled, so no status read is needed; only one that is
+ * still under way after the wait is read again ({@code GET /v1/operations/{id}}, with the same
+ * preference). With no wait the client polls instead, as against a node without {@code Prefer}:
  *
  * <p>The reads are load on the node they measure, so they thin out as an operation takes longer:
  * the wait before the next read is a fifth of the time the operation has taken so far, and never
@@ -44,6 +49,7 @@ public final class CheckoutLoad {
     private final NodeClient node;
     private final List<String> tokens = new ArrayList<>();
     private final Duration pollInterval;
+    private final Duration wait;
     private final Duration patience;
 
     private record Tally(long operations, long completedInWindow, long reads, long[] latencies,
@@ -51,13 +57,16 @@ public final class CheckoutLoad {
     }
 
     /**
+     * @param wait the {@code Prefer: wait} of every request; zero: none, the client polls every
+     *     {@code pollInterval} or more
      * @param patience how long one operation may take before the client gives up on it (an
      *     unexpected end, {@code TIMED_OUT})
      */
-    public CheckoutLoad(NodeClient node, int clientCount, Duration pollInterval, Duration patience,
+    public CheckoutLoad(NodeClient node, int clientCount, Duration pollInterval, Duration wait, Duration patience,
             Function<String, String> tokenFor) {
         this.node = node;
         this.pollInterval = pollInterval;
+        this.wait = wait;
         this.patience = patience;
         for (int i = 0; i < clientCount; i++) {
             tokens.add(tokenFor.apply("checkout-" + i + "-" + System.nanoTime()));
@@ -105,21 +114,24 @@ public final class CheckoutLoad {
             long began = System.nanoTime();
             String end;
             try {
-                Reply claim = node.submitUnattested(token, operationId, BODY);
+                Reply claim = node.submitUnattested(token, operationId, BODY, wait);
                 if (claim.status() != 202) {
                     otherEnds.merge("HTTP_" + claim.status(), 1L, Long::sum);
                     continue;
                 }
                 operations++;
                 end = "TIMED_OUT";
-                while (System.nanoTime() - began < patience.toNanos()) {
-                    Thread.sleep(nextRead(pollInterval, Duration.ofNanos(System.nanoTime() - began)));
-                    reads++;
-                    Optional<String> status = statusOf(node.operation(token, operationId));
-                    if (status.isEmpty() || !UNDER_WAY.contains(status.get())) {
-                        end = status.orElse("UNREADABLE");
-                        break;
+                Optional<String> status = statusOf(claim);
+                while (status.isPresent() && UNDER_WAY.contains(status.get())
+                        && System.nanoTime() - began < patience.toNanos()) {
+                    if (!wait.isPositive()) {
+                        Thread.sleep(nextRead(pollInterval, Duration.ofNanos(System.nanoTime() - began)));
                     }
+                    reads++;
+                    status = statusOf(node.operation(token, operationId, wait));
+                }
+                if (status.isEmpty() || !UNDER_WAY.contains(status.get())) {
+                    end = status.orElse("UNREADABLE");
                 }
             } catch (RuntimeException e) { // the node did not answer: counted, and the client goes on
                 otherEnds.merge("TRANSPORT", 1L, Long::sum);
@@ -147,9 +159,9 @@ public final class CheckoutLoad {
         return fifth.compareTo(shortest) > 0 ? fifth : shortest;
     }
 
-    /** The {@code status} of a 200 answer to {@code GET /v1/operations/{id}}; empty for anything else. */
+    /** The {@code status} of a 200 or 202 answer (a read, a submission); empty for anything else. */
     static Optional<String> statusOf(Reply reply) {
-        if (reply.status() != 200) {
+        if (reply.status() != 200 && reply.status() != 202) {
             return Optional.empty();
         }
         try {

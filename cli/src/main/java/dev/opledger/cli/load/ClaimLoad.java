@@ -101,7 +101,7 @@ public final class ClaimLoad {
                     status = node.submit(client.token(), new AttemptHeaders(operationId, client.device().keyId(),
                             challenge, assertion), BODY).status();
                 } else {
-                    status = node.submitUnattested(client.token(), operationId, BODY).status();
+                    status = node.submitUnattested(client.token(), operationId, BODY, Duration.ZERO).status();
                 }
                 requests++;
                 if (status == 202) {

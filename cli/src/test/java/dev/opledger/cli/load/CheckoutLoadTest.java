@@ -43,7 +43,7 @@ class CheckoutLoadTest {
         var read = new AtomicInteger();
         CheckoutResult result;
         try (var client = new NodeClient(node.uri())) {
-            var load = new CheckoutLoad(client, 3, Duration.ofMillis(1), Duration.ofSeconds(30), subject -> "token-" + subject);
+            var load = new CheckoutLoad(client, 3, Duration.ofMillis(1), Duration.ZERO, Duration.ofSeconds(30), subject -> "token-" + subject);
             result = load.run(Duration.ofMillis(50), () -> {
                 atWarmUpEnd.set(Map.copyOf(node.readsByOperation));
                 posted.set(node.posts.get());
@@ -68,7 +68,7 @@ class CheckoutLoadTest {
         node.end = "NEEDS_REVIEW";
         CheckoutResult result;
         try (var client = new NodeClient(node.uri())) {
-            result = new CheckoutLoad(client, 2, Duration.ofMillis(1), Duration.ofSeconds(30), subject -> "t")
+            result = new CheckoutLoad(client, 2, Duration.ofMillis(1), Duration.ZERO, Duration.ofSeconds(30), subject -> "t")
                     .run(Duration.ZERO, () -> { }, Duration.ofMillis(100));
         }
 
@@ -77,6 +77,22 @@ class CheckoutLoadTest {
         assertThat(result.unexpected()).isEqualTo(result.operations());
         assertThat(result.completedInWindow()).isZero();
         assertThat(result.latenciesNanos()).isEmpty();
+    }
+
+    @Test
+    void withAWaitTheClientAsksTheNodeToAnswerAtTheEndInsteadOfPolling() throws Exception {
+        CheckoutResult result;
+        try (var client = new NodeClient(node.uri())) {
+            result = new CheckoutLoad(client, 2, Duration.ofMillis(1), Duration.ofSeconds(5), Duration.ofSeconds(30),
+                    subject -> "t").run(Duration.ZERO, () -> { }, Duration.ofMillis(200));
+        }
+
+        // the fake node answers a waiting submission RUNNING (its wait ran out), a waiting read with the end
+        assertThat(result.operations()).isPositive();
+        assertThat(result.statusReads()).as("one waiting read each, no polling").isEqualTo(result.operations());
+        assertThat(node.prefers).containsOnly("wait=5");
+        assertThat(node.prefers).hasSize((int) (node.posts.get() + node.gets.get()));
+        assertThat(result.unexpected()).isZero();
     }
 
     @Test
@@ -93,13 +109,17 @@ class CheckoutLoadTest {
     void theStatusComesFromAnOkAnswerOnly() {
         assertThat(CheckoutLoad.statusOf(new Reply(200, Map.of(), "{\"operationId\":\"x\",\"status\":\"RUNNING\"}")))
                 .contains("RUNNING");
+        assertThat(CheckoutLoad.statusOf(new Reply(202, Map.of(), "{\"status\":\"SUCCEEDED\"}"))).contains("SUCCEEDED");
         assertThat(CheckoutLoad.statusOf(new Reply(404, Map.of(), "{\"status\":404}"))).isEmpty();
         assertThat(CheckoutLoad.statusOf(new Reply(200, Map.of(), "{\"status\":3}"))).isEmpty();
         assertThat(CheckoutLoad.statusOf(new Reply(200, Map.of(), "not json"))).isEmpty();
         assertThat(CheckoutLoad.statusOf(new Reply(200, Map.of(), "{}"))).isEmpty();
     }
 
-    /** Accepts every claim; an operation reads ACCEPTED, then RUNNING, then {@link #end}. */
+    /**
+     * Accepts every claim; an operation reads ACCEPTED, then RUNNING, then {@link #end}. With a
+     * {@code Prefer} header a claim is answered RUNNING (as when its wait ran out) and a read {@link #end}.
+     */
     private static final class Node implements AutoCloseable {
 
         static final int READS_TO_END = 3;
@@ -107,6 +127,7 @@ class CheckoutLoadTest {
         final Map<String, Integer> readsByOperation = new ConcurrentHashMap<>();
         final AtomicInteger posts = new AtomicInteger();
         final AtomicInteger gets = new AtomicInteger();
+        final List<String> prefers = new java.util.concurrent.CopyOnWriteArrayList<>();
         volatile String end = "SUCCEEDED";
         private final HttpServer server;
 
@@ -128,6 +149,14 @@ class CheckoutLoadTest {
 
         private void handle(HttpExchange exchange) throws IOException {
             exchange.getRequestBody().readAllBytes();
+            String prefer = exchange.getRequestHeaders().getFirst("Prefer");
+            if (prefer != null) {
+                prefers.add(prefer);
+                boolean post = exchange.getRequestMethod().equals("POST");
+                (post ? posts : gets).incrementAndGet();
+                reply(exchange, post ? 202 : 200, post ? "RUNNING" : end);
+                return;
+            }
             if (exchange.getRequestMethod().equals("POST")) {
                 String id = exchange.getRequestHeaders().getFirst("Idempotency-Key");
                 readsByOperation.put(id, 0);
