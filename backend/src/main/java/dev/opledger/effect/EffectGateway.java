@@ -14,6 +14,7 @@ import dev.opledger.mcp.TaskCancellation;
 import dev.opledger.mcp.TaskState;
 import dev.opledger.mcp.ToolAnswer;
 import dev.opledger.mcp.ToolClient;
+import dev.opledger.mcp.ToolRef;
 import dev.opledger.mcp.ToolReply;
 import dev.opledger.mcp.ToolTransportException;
 import dev.opledger.operation.OperationId;
@@ -122,7 +123,7 @@ public class EffectGateway {
             EffectRecord withTask = recorded.get();
             log.info("step {} of {}: following downstream task {} stored by an earlier run", effect.stepKey(),
                     effect.tool(), withTask.taskId());
-            TaskEnd end = follow(effect, client, withTask.taskId(), new TaskState.Working(
+            TaskEnd end = follow(effect, repeatClass, client, withTask.taskId(), new TaskState.Working(
                     Objects.requireNonNullElse(withTask.taskStatus(), "working"), null, null),
                     withTask.taskPollIntervalMs() == null ? null : Duration.ofMillis(withTask.taskPollIntervalMs()));
             if (end instanceof TaskEnd.Ended ended) {
@@ -189,7 +190,7 @@ public class EffectGateway {
                         task.pollInterval())) {
                     return leaseLost(effect, "its task handle after call " + call);
                 }
-                TaskEnd end = follow(effect, client, task.taskId(), task.state(), task.pollInterval());
+                TaskEnd end = follow(effect, repeatClass, client, task.taskId(), task.state(), task.pollInterval());
                 if (end instanceof TaskEnd.Ended ended) {
                     return ended.outcome();
                 }
@@ -231,13 +232,19 @@ public class EffectGateway {
         if (task.isEmpty()) {
             return new DownstreamCancel.NoTask();
         }
+        return sendCancel(tools.get(), operationId, stepKey, task.get().tool(), task.get().taskId());
+    }
+
+    private static DownstreamCancel sendCancel(ToolClient client, OperationId operationId, String stepKey, ToolRef tool,
+            String taskId) {
         try {
-            TaskCancellation answer = tools.get().cancelTask(task.get().tool(), task.get().taskId());
-            log.info("operation {} step {}: tasks/cancel of {} at {}: {}", operationId, stepKey, task.get().taskId(),
-                    task.get().tool(), answer);
-            return new DownstreamCancel.Requested(task.get().tool(), task.get().taskId(), answer);
+            TaskCancellation answer = client.cancelTask(tool, taskId);
+            log.info("operation {} step {}: tasks/cancel of {} at {}: {}", operationId, stepKey, taskId, tool, answer);
+            return new DownstreamCancel.Requested(tool, taskId, answer);
         } catch (ToolTransportException e) {
-            return new DownstreamCancel.Unreachable(task.get().tool(), task.get().taskId(), e.getMessage());
+            log.warn("operation {} step {}: tasks/cancel of {} at {} got no answer ({}); polling on", operationId,
+                    stepKey, taskId, tool, e.getMessage());
+            return new DownstreamCancel.Unreachable(tool, taskId, e.getMessage());
         }
     }
 
@@ -254,12 +261,16 @@ public class EffectGateway {
      * Polls the downstream task until it is terminal, waiting between polls as long as its server
      * asks ({@code pollIntervalMs}; the node's {@code task-poll-interval} when it says nothing),
      * and records what each poll found (fenced: a lost lease stops following, and the new holder
-     * polls the same handle). Completed: the reply is the outcome, as a call's would be;
-     * cancelled: a person looks (someone stopped the work; whether part of it happened is not
-     * known); failed (a JSON-RPC error during the work) or not found: the outcome is unknown, for
+     * polls the same handle). A cancel of the operation, which that record notices, is passed on
+     * once: {@code tasks/cancel} for the handle, and the task is followed to its end. Completed:
+     * the reply is the outcome, as a call's would be (after a cancel, the operation's cancel finds
+     * the effect committed anyway); cancelled after this node asked for it: the call ended without
+     * its effect, the tool's own answer, and the run stops for the cancel (FAILED record,
+     * {@code CancelRequested}), except for a never-repeat tool, where a person looks; cancelled
+     * by someone else: a person looks (whether part of the work happened is not known); failed (a JSON-RPC error during the work) or not found: the outcome is unknown, for
      * the repeat class to decide, like a lost answer.
      */
-    private TaskEnd follow(Effect effect, ToolClient client, String taskId, TaskState first,
+    private TaskEnd follow(Effect effect, RepeatClass repeatClass, ToolClient client, String taskId, TaskState first,
             @Nullable Duration suggested) {
         Instant deadline = Instant.now().plus(properties.taskTimeout());
         Duration interval = suggested != null ? suggested : properties.taskPollInterval();
@@ -280,6 +291,10 @@ public class EffectGateway {
                 }
                 case TaskState.Cancelled cancelled -> {
                     records.taskPolled(effect, "cancelled", cancelled.message(), null);
+                    Optional<Instant> asked = records.downstreamCancelSent(effect.operationId(), effect.stepKey());
+                    if (asked.isPresent()) {
+                        return new TaskEnd.Ended(cancelledAtOurRequest(effect, repeatClass, taskId, cancelled, asked.get()));
+                    }
                     return new TaskEnd.Ended(needsReview(effect, "the downstream task " + taskId + " of "
                             + effect.tool() + " for step " + effect.stepKey() + " was cancelled"
                             + (cancelled.message() == null ? "" : " (" + cancelled.message() + ")")
@@ -321,11 +336,44 @@ public class EffectGateway {
                         effect.tool(), e.getMessage());
                 continue;
             }
-            if (state instanceof TaskState.Working working
-                    && !records.taskPolled(effect, working.status(), working.message(), working.pollInterval())) {
-                return new TaskEnd.Ended(leaseLost(effect, "its record of a poll of task " + taskId));
+            if (state instanceof TaskState.Working working) {
+                switch (records.taskPolled(effect, working.status(), working.message(), working.pollInterval())) {
+                    case LEASE_LOST -> {
+                        return new TaskEnd.Ended(leaseLost(effect, "its record of a poll of task " + taskId));
+                    }
+                    case CANCEL_PENDING -> {
+                        // recorded before it is sent: whoever polls next, here or on another node, sends none
+                        if (records.downstreamCancelSending(effect)) {
+                            sendCancel(client, effect.operationId(), effect.stepKey(), effect.tool(), taskId);
+                        }
+                    }
+                    case RECORDED -> {
+                    }
+                }
             }
         }
+    }
+
+    /**
+     * The downstream task ended cancelled after this node sent {@code tasks/cancel} for the
+     * operation's cancel: the server says the work stopped before it was done, which for a tool
+     * that may be repeated is its answer that the call had no effect (recorded FAILED, and the
+     * run stops for the cancel: STOPPED). A never-repeat tool's partial work could not be repaired
+     * by a repeat, so a person looks, as for any unknown outcome (NEEDS_REVIEW).
+     */
+    private EffectOutcome cancelledAtOurRequest(Effect effect, RepeatClass repeatClass, String taskId,
+            TaskState.Cancelled cancelled, Instant asked) {
+        String what = "the downstream task " + taskId + " of " + effect.tool() + " for step " + effect.stepKey()
+                + " was cancelled" + (cancelled.message() == null ? "" : " (" + cancelled.message() + ")")
+                + " after the operation's cancel sent tasks/cancel at " + asked;
+        if (repeatClass == RepeatClass.NEVER_REPEAT) {
+            return needsReview(effect, what + ": whether part of the work of never-repeat tool " + effect.tool()
+                    + " happened is not known");
+        }
+        if (!records.fail(effect, what)) {
+            return leaseLost(effect, "its FAILED record after task " + taskId + " was cancelled");
+        }
+        return new EffectOutcome.CancelRequested(what + ": it ended without its effect");
     }
 
     private static String status(TaskState state) {

@@ -36,7 +36,10 @@ public sealed interface EffectOutcome {
     record LeaseLost(String refused) implements EffectOutcome {
     }
 
-    /** A cancel of the operation was requested: the database refused STARTED and no tool was called. */
+    /**
+     * A cancel of the operation was requested: the database refused STARTED and no tool was
+     * called, or the downstream task of the call ended cancelled after the node asked for it.
+     */
     record CancelRequested(String detail) implements EffectOutcome {
     }
 }

@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.opledger.classification.ClassificationService;
 import dev.opledger.classification.RepeatClass;
+import dev.opledger.claim.CancelChannel;
+import dev.opledger.claim.CancelOutcome;
+import dev.opledger.claim.CancelRecord;
+import dev.opledger.claim.CancelResolution;
+import dev.opledger.claim.CancelService;
 import dev.opledger.claim.ClaimService;
 import dev.opledger.claim.LifecycleService;
 import dev.opledger.effect.internal.CrashPoint;
@@ -18,6 +23,7 @@ import dev.opledger.mcp.ToolRef;
 import dev.opledger.mcp.ToolReply;
 import dev.opledger.operation.Fence;
 import dev.opledger.operation.OperationId;
+import dev.opledger.operation.OperationStatus;
 import dev.opledger.operation.SubjectId;
 import dev.opledger.testing.NodeIntegrationTest;
 import dev.opledger.testing.Operations;
@@ -70,18 +76,22 @@ class DownstreamTaskIT {
     LifecycleService lifecycle;
 
     @Autowired
+    CancelService cancels;
+
+    @Autowired
     CrashPoint noCrash;
 
     @Autowired
     JdbcTemplate jdbc;
 
     long ref;
+    SubjectId subject;
     OperationId operationId;
     Fence fence;
 
     @BeforeEach
     void claimAndLease() {
-        var subject = new SubjectId("downstream-task-" + UUID.randomUUID());
+        subject = new SubjectId("downstream-task-" + UUID.randomUUID());
         operationId = Operations.claim(claims, subject, 1).getFirst();
         ref = jdbc.queryForObject("SELECT id FROM operation WHERE subject_id = ? AND operation_id = ?", Long.class,
                 subject.value(), operationId.value());
@@ -195,6 +205,108 @@ class DownstreamTaskIT {
         assertThat(server.cancelled).containsExactly("task-to-cancel");
     }
 
+    @Test
+    void aCancelWhileATaskRunsSendsOneTasksCancelAndTheCancelledTaskStopsTheOperation() {
+        var server = new TaskServer(poll -> {
+            assertThat(cancels.cancelOwn(subject, operationId, CancelChannel.REST))
+                    .isInstanceOf(CancelOutcome.Pending.class);
+            return new TaskState.Working("working", null, Duration.ofMillis(100));
+        });
+        // the task works on through two more polls after tasks/cancel, then ends cancelled
+        server.afterCancel = polls -> {
+            if (polls == 0) {
+                // a repeat of the operation's cancel while the task still works
+                assertThat(cancels.cancelOwn(subject, operationId, CancelChannel.MCP))
+                        .isInstanceOf(CancelOutcome.Pending.class);
+            }
+            return polls < 2 ? new TaskState.Working("working", "unwinding", null)
+                    : new TaskState.Cancelled("cancelled at the client's request");
+        };
+
+        var outcome = gateway(server).perform(effect(KEYED, "wrap"));
+
+        assertThat(outcome).isInstanceOfSatisfying(EffectOutcome.CancelRequested.class, cancel -> assertThat(
+                cancel.detail()).contains("was cancelled", "after the operation's cancel sent tasks/cancel"));
+        assertThat(server.cancelled).as("tasks/cancel sent").containsExactly(server.taskId);
+        assertThat(server.polls).as("polled until the task ended").hasSize(4);
+        assertThat(record("wrap")).containsEntry("status", "FAILED").containsEntry("task_status", "cancelled");
+        assertThat(cancelSentAt("wrap")).isNotNull();
+        assertThat(lifecycle.finishRun(fence, "tasks-node", OperationStatus.CANCELLED, "cancelled")).isTrue();
+        assertThat(lifecycle.cancel(operationId)).get().extracting(CancelRecord::resolution)
+                .isEqualTo(CancelResolution.STOPPED);
+    }
+
+    @Test
+    void aTaskThatCompletesAfterItsCancelIsTheEffectCommittedAnyway() {
+        var server = new TaskServer(poll -> {
+            if (poll == 1) {
+                cancels.cancelOwn(subject, operationId, CancelChannel.REST);
+            }
+            return new TaskState.Working("working", null, Duration.ofMillis(100));
+        });
+        server.afterCancel = polls -> polls < 1 ? new TaskState.Working("working", "too late to stop", null)
+                : new TaskState.Completed(new ToolReply(false, Map.of("wrapId", "w-late"), "Wrapped"));
+
+        var outcome = gateway(server).perform(effect(KEYED, "wrap"));
+
+        assertThat(outcome).isEqualTo(new EffectOutcome.Done(Map.of("wrapId", "w-late"), false));
+        assertThat(server.cancelled).containsExactly(server.taskId);
+        assertThat(record("wrap")).containsEntry("status", "SUCCEEDED");
+        // the run goes on to its next step boundary, which refuses the next STARTED; it ends there
+        assertThat(lifecycle.finishRun(fence, "tasks-node", OperationStatus.CANCELLED, "cancelled")).isTrue();
+        assertThat(lifecycle.cancel(operationId)).get().satisfies(cancel -> {
+            assertThat(cancel.resolution()).isEqualTo(CancelResolution.EFFECT_COMMITTED_ANYWAY);
+            assertThat(cancel.step()).isEqualTo("wrap");
+            assertThat(cancel.tool()).isEqualTo(KEYED.tool());
+        });
+    }
+
+    @Test
+    void aCancelledTaskOfANeverRepeatToolAfterTheCancelNeedsReview() {
+        var server = new TaskServer(poll -> {
+            cancels.cancelOwn(subject, operationId, CancelChannel.REST);
+            return new TaskState.Working("working", null, Duration.ofMillis(100));
+        });
+        server.hints = new ToolHints(false, false, false, true);
+        server.afterCancel = polls -> new TaskState.Cancelled(null);
+
+        var outcome = gateway(server).perform(effect(NEVER_REPEAT, "receipt"));
+
+        assertThat(outcome).isInstanceOfSatisfying(EffectOutcome.NeedsReview.class, review -> assertThat(
+                review.reason()).contains("after the operation's cancel sent tasks/cancel", "never-repeat"));
+        assertThat(server.cancelled).hasSize(1);
+        assertThat(record("receipt")).containsEntry("status", "STARTED").containsEntry("task_status", "cancelled");
+        assertThat(lifecycle.finishRun(fence, "tasks-node", OperationStatus.NEEDS_REVIEW, "review")).isTrue();
+        assertThat(lifecycle.cancel(operationId)).get().satisfies(cancel -> {
+            assertThat(cancel.resolution()).isEqualTo(CancelResolution.NEEDS_REVIEW);
+            assertThat(cancel.step()).isEqualTo("receipt");
+        });
+    }
+
+    @Test
+    void aRunResumingATaskWhoseCancelWasSentDoesNotSendItAgain() {
+        // what a node that sent tasks/cancel and then died leaves behind
+        assertThat(records.start(effect(KEYED, "wrap"), RepeatClass.KEYED, operationId + ":wrap", Map.of())).isTrue();
+        assertThat(records.storeTask(effect(KEYED, "wrap"), "task-cancelled-by-the-dead-node", "working", null,
+                Duration.ofMillis(100))).isTrue();
+        cancels.cancelOwn(subject, operationId, CancelChannel.REST);
+        assertThat(records.downstreamCancelSending(effect(KEYED, "wrap"))).isTrue();
+        assertThat(records.downstreamCancelSending(effect(KEYED, "wrap"))).as("a second sender").isFalse();
+        var server = new TaskServer(poll -> poll < 3 ? new TaskState.Working("working", null, null)
+                : new TaskState.Cancelled(null));
+
+        var outcome = gateway(server).perform(effect(KEYED, "wrap"));
+
+        assertThat(outcome).isInstanceOf(EffectOutcome.CancelRequested.class);
+        assertThat(server.cancelled).as("tasks/cancel sent by the resumed run").isEmpty();
+        assertThat(server.polledTasks).containsOnly("task-cancelled-by-the-dead-node");
+    }
+
+    private @Nullable Object cancelSentAt(String step) {
+        return jdbc.queryForObject("SELECT task_cancel_sent_at FROM effect_record WHERE operation_ref = ? AND step_key = ?",
+                Object.class, ref, step);
+    }
+
     private EffectGateway gateway(ToolClient client) {
         return new EffectGateway(records, classification, () -> client,
                 new EffectProperties(3, Duration.ofMillis(1), Duration.ofSeconds(1), Duration.ofMinutes(1)), noCrash);
@@ -221,6 +333,9 @@ class DownstreamTaskIT {
         final List<String> polledTasks = new ArrayList<>();
         final List<String> cancelled = new ArrayList<>();
         private final IntFunction<TaskState> script;
+        /** Once tasks/cancel was sent, answers tasks/get by the number of polls since, instead of the script. */
+        @Nullable IntFunction<TaskState> afterCancel;
+        private int pollsAfterCancel;
         @Nullable ToolHints hints;
         @Nullable Instant calledAt;
         @Nullable String taskId;
@@ -253,6 +368,9 @@ class DownstreamTaskIT {
             }
             polls.add(Instant.now());
             polledTasks.add(taskId);
+            if (afterCancel != null && !cancelled.isEmpty()) {
+                return afterCancel.apply(pollsAfterCancel++);
+            }
             return script.apply(polls.size());
         }
 

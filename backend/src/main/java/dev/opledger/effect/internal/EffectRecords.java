@@ -172,7 +172,7 @@ public class EffectRecords {
                       idempotency_key = excluded.idempotency_key, arguments = excluded.arguments,
                       argument_digest = excluded.argument_digest, error = NULL, finished_at = NULL,
                       task_id = NULL, task_status = NULL, task_status_message = NULL, task_poll_interval_ms = NULL,
-                      task_polled_at = NULL, task_polls = 0,
+                      task_polled_at = NULL, task_polls = 0, task_cancel_sent_at = NULL,
                       result = CASE WHEN ? THEN NULL ELSE effect_record.result END,
                       calls = CASE WHEN ? THEN 1 ELSE effect_record.calls + 1 END,
                       started_at = CASE WHEN ? THEN now() ELSE effect_record.started_at END
@@ -216,18 +216,64 @@ public class EffectRecords {
                 """, effect, taskId, status, message, millis(pollInterval), effect.stepKey());
     }
 
-    /** What a poll of the downstream task found (still not terminal); false when the lease is lost. */
-    public boolean taskPolled(Effect effect, String status, @Nullable String message, @Nullable Duration pollInterval) {
-        return fenced(FENCE + """
-                , changed AS (
+    /** What a fenced record of a poll found besides the poll: the lease, and a cancel to pass on. */
+    public enum PollRecorded {
+        /** The effect's lease is no longer the operation's: nothing was written. */
+        LEASE_LOST,
+        /** Recorded; no cancel to pass on. */
+        RECORDED,
+        /** Recorded, and the operation's cancel is pending while no {@code tasks/cancel} was sent for the task. */
+        CANCEL_PENDING
+    }
+
+    /**
+     * What a poll of the downstream task found (still not terminal). The operation's row the
+     * fence reads anyway tells whether its cancel is pending, so noticing one costs no query of
+     * its own on a poll.
+     */
+    public PollRecorded taskPolled(Effect effect, String status, @Nullable String message,
+            @Nullable Duration pollInterval) {
+        return jdbc.queryForObject("""
+                WITH fence AS (
+                  SELECT id, cancel_pending_since FROM operation WHERE operation_id = ? AND status = 'RUNNING'
+                    AND lease_epoch = ?
+                  FOR NO KEY UPDATE
+                ), changed AS (
                   UPDATE effect_record e SET task_status = ?, task_status_message = ?,
                       task_poll_interval_ms = coalesce(?, e.task_poll_interval_ms), task_polled_at = now(),
                       task_polls = e.task_polls + 1
                   FROM fence WHERE e.operation_ref = fence.id AND e.step_key = ? AND e.status = 'STARTED'
+                  RETURNING fence.cancel_pending_since IS NOT NULL AND e.task_cancel_sent_at IS NULL AS to_cancel
+                )
+                SELECT EXISTS (SELECT 1 FROM fence), coalesce((SELECT bool_or(to_cancel) FROM changed), false)
+                """, (row, n) -> !row.getBoolean(1) ? PollRecorded.LEASE_LOST
+                        : row.getBoolean(2) ? PollRecorded.CANCEL_PENDING : PollRecorded.RECORDED,
+                effect.fence().operationId().value(), effect.fence().epoch(), status, message, millis(pollInterval),
+                effect.stepKey());
+    }
+
+    /**
+     * Takes on sending {@code tasks/cancel} for the step's downstream task: records when, fenced,
+     * on a STARTED record with a handle and only if none was sent for it. True for exactly one
+     * caller per handle (the update rechecks the row it waited for), who then sends it.
+     */
+    public boolean downstreamCancelSending(Effect effect) {
+        return Boolean.TRUE.equals(jdbc.queryForObject(FENCE + """
+                , changed AS (
+                  UPDATE effect_record e SET task_cancel_sent_at = now()
+                  FROM fence WHERE e.operation_ref = fence.id AND e.step_key = ? AND e.status = 'STARTED'
+                    AND e.task_id IS NOT NULL AND e.task_cancel_sent_at IS NULL
                   RETURNING 1
                 )
-                SELECT EXISTS (SELECT 1 FROM fence)
-                """, effect, status, message, millis(pollInterval), effect.stepKey());
+                SELECT EXISTS (SELECT 1 FROM changed)
+                """, Boolean.class, effect.fence().operationId().value(), effect.fence().epoch(), effect.stepKey()));
+    }
+
+    /** When {@code tasks/cancel} was sent for the step's downstream task; empty when it was not. */
+    public Optional<Instant> downstreamCancelSent(OperationId operationId, String stepKey) {
+        return jdbc.query("SELECT e.task_cancel_sent_at FROM effect_record e JOIN operation o ON o.id = e.operation_ref"
+                        + " WHERE o.operation_id = ? AND e.step_key = ? AND e.task_cancel_sent_at IS NOT NULL",
+                (row, n) -> row.getTimestamp(1).toInstant(), operationId.value(), stepKey).stream().findFirst();
     }
 
     private static @Nullable Long millis(@Nullable Duration duration) {

@@ -299,6 +299,35 @@ class CheckoutIT {
     }
 
     @Test
+    void aCancelWhileTheGiftIsWrappedCancelsTheDownstreamTaskAndNoWrapIsMade() {
+        UUID operation = submit("{\"sku\":\"SKU-ESPRESSO\",\"quantity\":1,\"amount\":12.50,\"currency\":\"EUR\","
+                + "\"recipient\":\"ann@example.com\",\"giftWrap\":true}");
+        // wrap_gift takes 3 s here: its server answered with a task, whose handle the node follows
+        await("the handle of wrap_gift's task").atMost(RUN_TIMEOUT).until(() -> !jdbc.queryForList(
+                "SELECT 1 FROM effect_record WHERE operation_ref = ? AND step_key = 'wrap' AND status = 'STARTED'"
+                        + " AND task_id IS NOT NULL", ref(operation)).isEmpty());
+
+        var pending = cancel(operation);
+        var repeat = cancel(operation);
+
+        assertThat(pending.statusCode()).as(pending.body()).isEqualTo(202);
+        assertThat(repeat.statusCode()).as(repeat.body()).isEqualTo(202);
+        assertThat(awaitRest(operation)).isEqualTo("CANCELLED");
+        assertThat(effects(operation)).as("the tool server's effect log: no wrap, nothing after it")
+                .containsExactly("reserve_inventory@reserve", "capture_payment@capture");
+        assertThat(cancelRecord(operation)).containsEntry("resolution", "STOPPED");
+        Map<String, Object> wrap = jdbc.queryForMap("SELECT status, task_id, task_status, task_cancel_sent_at "
+                + "FROM effect_record WHERE operation_ref = ? AND step_key = 'wrap'", ref(operation));
+        assertThat(wrap).containsEntry("status", "FAILED").containsEntry("task_status", "cancelled");
+        assertThat(wrap.get("task_cancel_sent_at")).as("when tasks/cancel was sent").isNotNull();
+        assertThat(tools.tasks().ofStep(operation.toString(), "wrap")).as("the downstream task").singleElement()
+                .satisfies(task -> assertThat(task.status()).isEqualTo("cancelled"));
+        // past the 3 s the wrap would have taken, still none
+        await("no wrap after its time").during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
+                .until(() -> tools.effects().count("wrap_gift", operation.toString(), "wrap") == 0);
+    }
+
+    @Test
     void aCancelWhileANeverRepeatCallsAnswerIsLostEndsInReviewNamingTheCall() {
         tools.faults().inject("send_message", "delay:1500*1, drop-response*1");
         UUID operation = submit(full("49.90"));
