@@ -7,10 +7,12 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -168,6 +170,19 @@ class DockerDeploymentTest {
             assertThat(String.valueOf(tools.getPort())).as("the node dials the port reference-tools listens on")
                     .isEqualTo(referenceTools.getProperty("server.port"));
             assertThat(tools.getPath()).isEqualTo("/mcp");
+        }
+    }
+
+    @Test
+    void dockerWaitsForTheNodesGracefulShutdownBeforeKillingIt() {
+        for (String name : NODES) {
+            StandardEnvironment environment = nodeEnvironment(name);
+            assertThat(environment.getProperty("server.shutdown")).isEqualTo("graceful");
+            Duration phase = Binder.get(environment).bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
+                    .orElse(Duration.ofSeconds(30)); // Spring Boot's default
+            Object grace = services().get(name).get("stop_grace_period");
+            assertThat(grace).as("%s sets stop_grace_period (Docker's default is 10s)", name).isNotNull();
+            assertThat(Duration.parse("PT" + grace.toString().toUpperCase(Locale.ROOT))).isGreaterThan(phase);
         }
     }
 
