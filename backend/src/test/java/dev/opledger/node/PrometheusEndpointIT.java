@@ -3,10 +3,12 @@ package dev.opledger.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.opledger.claim.ClaimService;
+import dev.opledger.mcpserver.McpAgent;
 import dev.opledger.operation.OperationStatus;
 import dev.opledger.operation.SubjectId;
 import dev.opledger.testing.NodeIntegrationTest;
 import dev.opledger.testing.Operations;
+import dev.opledger.testing.TestTokens;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -22,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
-/** /actuator/prometheus: the domain's meters, for ADMIN only. */
+/** /actuator/prometheus: the domain's meters (tags bounded: statuses, never an operationId), for ADMIN only. */
 @NodeIntegrationTest
 class PrometheusEndpointIT {
 
@@ -50,6 +52,19 @@ class PrometheusEndpointIT {
         assertThat(value(scraped, "opledger_outbox_backlog", null)).isGreaterThanOrEqualTo(1);
         assertThat(value(scraped, "opledger_outbox_relay_lag_seconds", null)).isGreaterThanOrEqualTo(0);
         assertThat(scraped).as("no operationId is a tag").doesNotContainPattern("operation_?[iI]d=");
+    }
+
+    @Test
+    void aTaskCreatedOverMcpCountsAsOneMoreWorkingTask() throws Exception {
+        double workingBefore = value(scrape(), "opledger_mcp_tasks", "status=\"working\"");
+        var agent = new McpAgent(port, TestTokens.forSubject("metrics-" + UUID.randomUUID()));
+
+        var created = McpAgent.result(agent.callTool("checkout", McpAgent.checkout(UUID.randomUUID().toString(), 1), true));
+
+        assertThat(created).containsEntry("status", "working");
+        String scraped = scrape();
+        assertThat(value(scraped, "opledger_mcp_tasks", "status=\"working\"")).isEqualTo(workingBefore + 1);
+        assertThat(scraped).contains("opledger_mcp_tasks{status=\"completed\"}", "opledger_mcp_tasks{status=\"cancelled\"}");
     }
 
     @Test

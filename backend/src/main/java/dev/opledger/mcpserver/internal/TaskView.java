@@ -3,6 +3,7 @@ package dev.opledger.mcpserver.internal;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.opledger.claim.OperationState;
+import dev.opledger.operation.OperationStatus;
 import io.modelcontextprotocol.modern.McpSchema;
 import io.modelcontextprotocol.modern.McpSchema.CallToolResult;
 import java.time.Duration;
@@ -82,7 +83,12 @@ final class TaskView {
     }
 
     static String status(OperationState operation) {
-        return switch (operation.status()) {
+        return status(operation.status());
+    }
+
+    /** The MCP task status an operation in this status shows. */
+    static String status(OperationStatus status) {
+        return switch (status) {
             case ACCEPTED, RUNNING, AWAITING_APPROVAL, NEEDS_REVIEW -> "working";
             case SUCCEEDED, FAILED -> "completed";
             case CANCELLED -> "cancelled";
