@@ -55,16 +55,25 @@ class PrometheusEndpointIT {
     }
 
     @Test
-    void aTaskCreatedOverMcpCountsAsOneMoreWorkingTask() throws Exception {
-        double workingBefore = value(scrape(), "opledger_mcp_tasks", "status=\"working\"");
+    void anMcpCallCountsAsASubmissionByOutcomeAndItsTaskAsWorking() throws Exception {
+        String before = scrape();
         var agent = new McpAgent(port, TestTokens.forSubject("metrics-" + UUID.randomUUID()));
+        String operationId = UUID.randomUUID().toString();
 
-        var created = McpAgent.result(agent.callTool("checkout", McpAgent.checkout(UUID.randomUUID().toString(), 1), true));
+        var created = McpAgent.result(agent.callTool("checkout", McpAgent.checkout(operationId, 1), true));
+        agent.callTool("checkout", McpAgent.checkout(operationId, 1), true); // the reply was lost: a retry
+        agent.callTool("checkout", McpAgent.checkout(UUID.randomUUID().toString(), 0), true); // quantity below 1
 
         assertThat(created).containsEntry("status", "working");
-        String scraped = scrape();
-        assertThat(value(scraped, "opledger_mcp_tasks", "status=\"working\"")).isEqualTo(workingBefore + 1);
-        assertThat(scraped).contains("opledger_mcp_tasks{status=\"completed\"}", "opledger_mcp_tasks{status=\"cancelled\"}");
+        String after = scrape();
+        assertThat(value(after, "opledger_mcp_tasks", "status=\"working\""))
+                .as("one task, however often it is asked for").isEqualTo(value(before, "opledger_mcp_tasks", "status=\"working\"") + 1);
+        assertThat(after).contains("opledger_mcp_tasks{status=\"completed\"}", "opledger_mcp_tasks{status=\"cancelled\"}");
+        for (String outcome : new String[] {"accepted", "replayed", "invalid-arguments"}) {
+            String label = "channel=\"agent\",outcome=\"" + outcome + "\"";
+            assertThat(value(after, "opledger_submissions_total", label)).as(outcome)
+                    .isEqualTo(valueOrZero(before, "opledger_submissions_total", label) + 1);
+        }
     }
 
     @Test
@@ -84,10 +93,20 @@ class PrometheusEndpointIT {
 
     /** The sample's value; the meter must be there. */
     private static double value(String scraped, String name, @Nullable String label) {
-        String labels = label == null ? "(?:\\{[^}]*})?" : "\\{" + Pattern.quote(label) + "}";
-        Matcher sample = Pattern.compile("(?m)^" + Pattern.quote(name) + labels + " (\\S+)$").matcher(scraped);
+        Matcher sample = sample(scraped, name, label);
         assertThat(sample.find()).as("%s{%s} in the scrape", name, label).isTrue();
         return Double.parseDouble(sample.group(1));
+    }
+
+    /** A counter is there from its first increment on. */
+    private static double valueOrZero(String scraped, String name, String label) {
+        Matcher sample = sample(scraped, name, label);
+        return sample.find() ? Double.parseDouble(sample.group(1)) : 0;
+    }
+
+    private static Matcher sample(String scraped, String name, @Nullable String label) {
+        String labels = label == null ? "(?:\\{[^}]*})?" : "\\{" + Pattern.quote(label) + "}";
+        return Pattern.compile("(?m)^" + Pattern.quote(name) + labels + " (\\S+)$").matcher(scraped);
     }
 
     private HttpResponse<String> get(@Nullable String authorization) throws IOException, InterruptedException {
