@@ -11,6 +11,7 @@ import dev.opledger.graph.CommandCheck;
 import dev.opledger.graph.OperationTypes;
 import dev.opledger.operation.Command;
 import dev.opledger.operation.MalformedCommandException;
+import dev.opledger.submission.internal.SubmissionMeters;
 import org.springframework.stereotype.Service;
 
 /**
@@ -27,14 +28,22 @@ public class SubmissionService {
     private final ClaimService claims;
     private final AttestService attest;
     private final OperationTypes types;
+    private final SubmissionMeters meters;
 
-    SubmissionService(ClaimService claims, AttestService attest, OperationTypes types) {
+    SubmissionService(ClaimService claims, AttestService attest, OperationTypes types, SubmissionMeters meters) {
         this.claims = claims;
         this.attest = attest;
         this.types = types;
+        this.meters = meters;
     }
 
     public SubmissionOutcome submit(Submission submission) {
+        SubmissionOutcome outcome = run(submission);
+        meters.count(submission.proof(), outcome);
+        return outcome;
+    }
+
+    private SubmissionOutcome run(Submission submission) {
         Command command;
         try {
             command = Command.parse(submission.body());

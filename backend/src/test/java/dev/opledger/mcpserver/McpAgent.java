@@ -11,6 +11,7 @@ import io.modelcontextprotocol.modern.client.transport.McpTransportRequest;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -70,6 +71,18 @@ public final class McpAgent {
     }
 
     @SuppressWarnings("unchecked")
+    /** A valid {@code checkout} tool call's arguments (see {@code testing.Checkout}). */
+    public static Map<String, Object> checkout(String operationId, int quantity) {
+        Map<String, Object> arguments = new HashMap<>();
+        arguments.put("operationId", operationId);
+        arguments.put("sku", "SKU-ESPRESSO");
+        arguments.put("quantity", quantity);
+        arguments.put("amount", 49.90);
+        arguments.put("currency", "EUR");
+        arguments.put("recipient", "ann@example.com");
+        return arguments;
+    }
+
     public static Map<String, Object> result(JsonRpc.JSONRPCResponse response) {
         if (response.error() != null) {
             throw new AssertionError("expected a result, got error " + response.error());

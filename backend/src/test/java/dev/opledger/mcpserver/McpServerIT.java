@@ -23,7 +23,6 @@ import io.modelcontextprotocol.modern.McpSchema.Tool;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -78,17 +77,6 @@ class McpServerIT {
         workers.forEach(OperationWorker::stop);
     }
 
-    private static Map<String, Object> checkout(String operationId, int quantity) {
-        Map<String, Object> arguments = new HashMap<>();
-        arguments.put("operationId", operationId);
-        arguments.put("sku", "SKU-ESPRESSO");
-        arguments.put("quantity", quantity);
-        arguments.put("amount", 49.90);
-        arguments.put("currency", "EUR");
-        arguments.put("recipient", "ann@example.com");
-        return arguments;
-    }
-
     private long count(String sql, Object... args) {
         return jdbc.queryForObject(sql, Long.class, args);
     }
@@ -105,8 +93,8 @@ class McpServerIT {
 
     @Test
     void aCallWithoutTasksAnswersWithTheOperationAndARepeatReadsTheSameOne() {
-        var first = agent.client().tool("checkout").arguments(checkout(operationId, 1)).call();
-        var again = agent.client().tool("checkout").arguments(checkout(operationId, 1)).call();
+        var first = agent.client().tool("checkout").arguments(McpAgent.checkout(operationId, 1)).call();
+        var again = agent.client().tool("checkout").arguments(McpAgent.checkout(operationId, 1)).call();
 
         @SuppressWarnings("unchecked")
         var structured = (Map<String, Object>) first.structuredContent();
@@ -126,7 +114,7 @@ class McpServerIT {
 
     @Test
     void aRestRetryOfAnOperationCreatedOverMcpIsAReplay() {
-        agent.client().tool("checkout").arguments(checkout(operationId, 1)).call();
+        agent.client().tool("checkout").arguments(McpAgent.checkout(operationId, 1)).call();
 
         var rest = ApiClient.onPort(port).submit(TestTokens.forSubject(subject), operationId, Checkout.command(1));
 
@@ -152,8 +140,8 @@ class McpServerIT {
     void anOperationCreatedOverRestIsAReplayOverMcp() {
         ApiClient.onPort(port).submit(TestTokens.forSubject(subject), operationId, Checkout.command(2));
 
-        var over = agent.callTool("checkout", checkout(operationId, 2), false);
-        var other = agent.callTool("checkout", checkout(operationId, 3), false);
+        var over = agent.callTool("checkout", McpAgent.checkout(operationId, 2), false);
+        var other = agent.callTool("checkout", McpAgent.checkout(operationId, 3), false);
 
         assertThat(McpAgent.result(over)).containsEntry("isError", false);
         assertThat(McpAgent.errorData(other)).containsEntry("type", KEY_REUSE).containsEntry("operationId", operationId);
@@ -167,12 +155,12 @@ class McpServerIT {
     void badInputIsAJsonRpcErrorWithTheApisProblemTypeAndStoresNothing() {
         var tables = new LedgerTables(jdbc);
         Map<String, Long> before = tables.counts();
-        Map<String, Object> noId = checkout(operationId, 1);
+        Map<String, Object> noId = McpAgent.checkout(operationId, 1);
         noId.remove("operationId");
-        Map<String, Object> notUuid = checkout("not-a-uuid", 1);
-        Map<String, Object> numberId = checkout(operationId, 1);
+        Map<String, Object> notUuid = McpAgent.checkout("not-a-uuid", 1);
+        Map<String, Object> numberId = McpAgent.checkout(operationId, 1);
         numberId.put("operationId", 42);
-        Map<String, Object> wrong = checkout(operationId, 0);
+        Map<String, Object> wrong = McpAgent.checkout(operationId, 0);
         wrong.put("colour", "red");
 
         for (boolean tasks : new boolean[] {false, true}) {
@@ -189,7 +177,7 @@ class McpServerIT {
                     .containsEntry("operationId", operationId)
                     .containsKey("errors");
             assertThat(invalid.error().message()).contains("/quantity");
-            var unknown = agent.callTool("no_such_tool", checkout(operationId, 1), tasks);
+            var unknown = agent.callTool("no_such_tool", McpAgent.checkout(operationId, 1), tasks);
             assertThat(unknown.error()).isNotNull();
             assertThat(unknown.error().code()).isNotEqualTo(-32603);
         }
@@ -252,10 +240,10 @@ class McpServerIT {
 
     @Test
     void aCallWithTasksCreatesOneDurableTaskAndARetryFindsIt() {
-        var created = McpAgent.result(agent.callTool("checkout", checkout(operationId, 1), true));
+        var created = McpAgent.result(agent.callTool("checkout", McpAgent.checkout(operationId, 1), true));
         String taskId = (String) created.get("taskId");
         // the reply was lost: the agent calls again with the same operationId
-        var retried = McpAgent.result(agent.callTool("checkout", checkout(operationId, 1), true));
+        var retried = McpAgent.result(agent.callTool("checkout", McpAgent.checkout(operationId, 1), true));
 
         assertThat(created).containsEntry("resultType", "task").containsEntry("status", "working")
                 .containsKeys("createdAt", "lastUpdatedAt", "ttlMs", "pollIntervalMs");
@@ -269,14 +257,14 @@ class McpServerIT {
         assertThat(got).containsEntry("resultType", "complete").containsEntry("taskId", taskId)
                 .containsEntry("status", "working").doesNotContainKey("result");
 
-        var reused = agent.callTool("checkout", checkout(operationId, 5), true);
+        var reused = agent.callTool("checkout", McpAgent.checkout(operationId, 5), true);
         assertThat(McpAgent.errorData(reused)).containsEntry("type", KEY_REUSE);
         assertThat(count("SELECT count(*) FROM mcp_task WHERE subject_id = ?", subject)).isEqualTo(1);
     }
 
     @Test
     void anotherSubjectsTaskIsNotFound() {
-        String taskId = (String) McpAgent.result(agent.callTool("checkout", checkout(operationId, 1), true))
+        String taskId = (String) McpAgent.result(agent.callTool("checkout", McpAgent.checkout(operationId, 1), true))
                 .get("taskId");
         var other = new McpAgent(port, TestTokens.forSubject("other-" + UUID.randomUUID()));
 
@@ -291,7 +279,7 @@ class McpServerIT {
 
     @Test
     void tasksMethodsNeedTheExtension() {
-        String taskId = (String) McpAgent.result(agent.callTool("checkout", checkout(operationId, 1), true))
+        String taskId = (String) McpAgent.result(agent.callTool("checkout", McpAgent.checkout(operationId, 1), true))
                 .get("taskId");
 
         var undeclared = agent.request("tasks/get", Map.of("taskId", taskId), false, taskId);
@@ -307,7 +295,7 @@ class McpServerIT {
 
     @Test
     void tasksCancelIsAnEmptyAcknowledgementForEveryRepeatAndTheTaskEndsCancelled() {
-        String taskId = (String) McpAgent.result(agent.callTool("checkout", checkout(operationId, 1), true))
+        String taskId = (String) McpAgent.result(agent.callTool("checkout", McpAgent.checkout(operationId, 1), true))
                 .get("taskId");
         var other = new McpAgent(port, TestTokens.forSubject("other-" + UUID.randomUUID()));
 
@@ -334,7 +322,7 @@ class McpServerIT {
 
     @Test
     void aRunningTasksCancelLeavesItWorkingWithAStatusMessageUntilTheWorkerMeetsIt() {
-        String taskId = (String) McpAgent.result(agent.callTool("checkout", checkout(operationId, 1), true))
+        String taskId = (String) McpAgent.result(agent.callTool("checkout", McpAgent.checkout(operationId, 1), true))
                 .get("taskId");
         var id = dev.opledger.operation.OperationId.parse(operationId);
         lifecycle.lease("mcp-it-node", 1000, Duration.ofMinutes(1)).stream()
@@ -359,7 +347,7 @@ class McpServerIT {
             for (int i = 0; i < calls; i++) {
                 futures.add(pool.submit(() -> {
                     start.await();
-                    var reply = McpAgent.result(agent.callTool("checkout", checkout(operationId, 1), true));
+                    var reply = McpAgent.result(agent.callTool("checkout", McpAgent.checkout(operationId, 1), true));
                     taskIds.add((String) reply.get("taskId"));
                     return null;
                 }));
@@ -379,7 +367,7 @@ class McpServerIT {
 
     @Test
     void aTaskCreatedOnOneNodeIsFoundByAFreshNode() {
-        String taskId = (String) McpAgent.result(agent.callTool("checkout", checkout(operationId, 1), true))
+        String taskId = (String) McpAgent.result(agent.callTool("checkout", McpAgent.checkout(operationId, 1), true))
                 .get("taskId");
 
         // another node, started after the task was created: it holds nothing of it in memory
@@ -392,7 +380,7 @@ class McpServerIT {
             var there = new McpAgent(otherPort, TestTokens.forSubject(subject));
 
             var got = McpAgent.result(there.getTask(taskId));
-            var retried = McpAgent.result(there.callTool("checkout", checkout(operationId, 1), true));
+            var retried = McpAgent.result(there.callTool("checkout", McpAgent.checkout(operationId, 1), true));
 
             assertThat(got).containsEntry("taskId", taskId).containsEntry("status", "working");
             assertThat(retried).containsEntry("taskId", taskId);
@@ -401,7 +389,7 @@ class McpServerIT {
 
     @Test
     void aTaskCompletesWithTheOperationsRepresentation() {
-        String taskId = (String) McpAgent.result(agent.callTool("checkout", checkout(operationId, 1), true))
+        String taskId = (String) McpAgent.result(agent.callTool("checkout", McpAgent.checkout(operationId, 1), true))
                 .get("taskId");
         var worker = new OperationWorker("mcp-it", lifecycle, (operation, lease) -> new ExecutionOutcome.Succeeded(),
                 new WorkerProperties(true, 2, Duration.ofSeconds(2), Duration.ofMillis(400), Duration.ofMillis(50)));

@@ -4,6 +4,7 @@ import dev.opledger.claim.CancelRecord;
 import dev.opledger.claim.OperationState;
 import dev.opledger.mcptasks.CreateTaskResult;
 import dev.opledger.mcptasks.GetTaskResult;
+import dev.opledger.operation.OperationStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -44,7 +45,12 @@ final class TaskView {
     }
 
     static String status(OperationState operation) {
-        return switch (operation.status()) {
+        return status(operation.status());
+    }
+
+    /** The MCP task status an operation in this status shows. */
+    static String status(OperationStatus status) {
+        return switch (status) {
             case ACCEPTED, RUNNING, AWAITING_APPROVAL, NEEDS_REVIEW -> "working";
             case SUCCEEDED, FAILED -> "completed";
             case CANCELLED -> "cancelled";

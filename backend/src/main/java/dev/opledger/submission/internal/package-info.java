@@ -1,0 +1,5 @@
+/** The submission sequence's meters. */
+@NullMarked
+package dev.opledger.submission.internal;
+
+import org.jspecify.annotations.NullMarked;
