@@ -228,7 +228,9 @@ final class HostileRequests {
             }
             String description = base + " " + method + " " + target + " as " + subject
                     + (names.isEmpty() ? " (unchanged)" : " with " + String.join(", ", names));
-            return new HostileRequest(index, description, Set.copyOf(categories), request, expect(body), preferenceApplied);
+            // a cancel answers at once whatever it is asked to prefer (docs/protocol.md): never Preference-Applied
+            return new HostileRequest(index, description, Set.copyOf(categories), request, expect(body),
+                    base == Base.CANCEL ? null : preferenceApplied);
         }
 
         private HostileRequest.Expect expect(byte[] body) {
