@@ -62,7 +62,16 @@ public class LifecycleService {
         if (to == OperationStatus.RUNNING || to == OperationStatus.ACCEPTED) {
             throw new IllegalArgumentException("a run ends in a status other than " + to);
         }
-        return statements.finishRun(fence, node, to, reason);
+        return statements.finishRun(fence, node, to, reason, FailureKind.OUTCOME);
+    }
+
+    /**
+     * As {@link #finishRun} to FAILED, for a run that broke down (it threw) rather than failing
+     * on its own terms: the operation records {@link FailureKind#BROKE_DOWN}, which the MCP
+     * tasks view reports as a failed task with a JSON-RPC error.
+     */
+    public boolean breakDown(Fence fence, String node, String reason) {
+        return statements.finishRun(fence, node, OperationStatus.FAILED, reason, FailureKind.BROKE_DOWN);
     }
 
     /** A person's decision on an operation that no worker holds: {@code from} → {@code to}. */

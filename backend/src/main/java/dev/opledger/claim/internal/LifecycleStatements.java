@@ -4,6 +4,7 @@ import dev.opledger.claim.ApprovalDecision;
 import dev.opledger.claim.CancelChannel;
 import dev.opledger.claim.CancelRecord;
 import dev.opledger.claim.CancelResolution;
+import dev.opledger.claim.FailureKind;
 import dev.opledger.claim.LeasedOperation;
 import dev.opledger.claim.TransitionRecord;
 import dev.opledger.operation.Fence;
@@ -123,6 +124,7 @@ public class LifecycleStatements {
               UPDATE operation o SET status = r.to_status,
                      status_reason = CASE WHEN r.to_status = 'CANCELLED' AND ?::text <> 'CANCELLED'
                                           THEN 'cancelled while it waited for approval' ELSE ?::text END,
+                     failure_kind = CASE WHEN r.to_status = 'FAILED' THEN ?::text END,
                      lease_owner = NULL, lease_expires_at = NULL, cancel_pending_since = NULL, updated_at = now(),
                      event_sequence = o.event_sequence + 1 + CASE WHEN r.cancelled THEN 1 ELSE 0 END
                                       + CASE WHEN r.resolution = 'EFFECT_COMMITTED_ANYWAY' THEN 1 ELSE 0 END
@@ -267,9 +269,10 @@ public class LifecycleStatements {
         });
     }
 
-    public boolean finishRun(Fence fence, String node, OperationStatus to, @Nullable String reason) {
+    public boolean finishRun(Fence fence, String node, OperationStatus to, @Nullable String reason,
+            FailureKind failure) {
         Long finished = jdbc.queryForObject(FINISH, Long.class, fence.operationId().value(), node, fence.epoch(),
-                to.name(), to.name(), to.name(), reason, node, node, node, EventType.entering(to).name());
+                to.name(), to.name(), to.name(), reason, failure.name(), node, node, node, EventType.entering(to).name());
         return finished != null && finished == 1;
     }
 

@@ -154,7 +154,7 @@ public class OperationWorker {
                 outcome = executor.execute(operation, lease);
             } catch (RuntimeException e) {
                 log.error("the run of operation {} failed unexpectedly", operation.operationId(), e);
-                outcome = new ExecutionOutcome.Failed("the run failed on " + node + ": " + e.getClass().getSimpleName());
+                outcome = new ExecutionOutcome.BrokeDown("the run failed on " + node + ": " + e.getClass().getSimpleName());
             }
             record(operation, lease.fence(), outcome);
         } finally {
@@ -167,6 +167,7 @@ public class OperationWorker {
         boolean recorded = switch (outcome) {
             case ExecutionOutcome.Succeeded s -> lifecycle.finishRun(fence, node, OperationStatus.SUCCEEDED, null);
             case ExecutionOutcome.Failed f -> lifecycle.finishRun(fence, node, OperationStatus.FAILED, f.reason());
+            case ExecutionOutcome.BrokeDown b -> lifecycle.breakDown(fence, node, b.reason());
             case ExecutionOutcome.NeedsReview r -> lifecycle.finishRun(fence, node, OperationStatus.NEEDS_REVIEW, r.reason());
             case ExecutionOutcome.Cancelled c -> lifecycle.finishRun(fence, node, OperationStatus.CANCELLED, c.reason());
             case ExecutionOutcome.AwaitingApproval a ->

@@ -1,11 +1,13 @@
 package dev.opledger.mcpserver.internal;
 
 import dev.opledger.claim.CancelRecord;
+import dev.opledger.claim.FailureKind;
 import dev.opledger.claim.OperationState;
 import dev.opledger.mcptasks.CreateTaskResult;
 import dev.opledger.mcptasks.GetTaskResult;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -18,10 +20,18 @@ import java.util.Optional;
  *   <li>SUCCEEDED, FAILED → {@code completed}, {@code result} the tool result (for FAILED with
  *       {@code isError: true}: the operation's failure is the tool's outcome, not a JSON-RPC error,
  *       and {@code failed} is only for those);</li>
+ *   <li>FAILED because the run broke down ({@link FailureKind#BROKE_DOWN}: it threw) →
+ *       {@code failed}, with {@code error} a JSON-RPC error {@value #BROKE_DOWN_CODE} and a
+ *       generic message (the exception stays in the node's log), and no {@code result};</li>
  *   <li>CANCELLED → {@code cancelled}.</li>
  * </ul>
  */
 final class TaskView {
+
+    /** JSON-RPC's internal error: the node failed, not the request. */
+    static final int BROKE_DOWN_CODE = -32603;
+    private static final Map<String, Object> BROKE_DOWN = Map.of("code", BROKE_DOWN_CODE, "message",
+            "The operation's run broke down on the node; nothing more is known to the client.");
 
     private TaskView() {
     }
@@ -40,13 +50,15 @@ final class TaskView {
                 ? " A cancel was requested: the run stops at its next step boundary, before any further effect." : "");
         return new GetTaskResult(task.taskId(), status, message, task.createdAt().toString(),
                 lastUpdated(task, operation).toString(), null, pollInterval.toMillis(),
-                "completed".equals(status) ? OperationView.result(operation) : null, null, null);
+                "completed".equals(status) ? OperationView.result(operation) : null,
+                "failed".equals(status) ? BROKE_DOWN : null, null);
     }
 
     static String status(OperationState operation) {
         return switch (operation.status()) {
             case ACCEPTED, RUNNING, AWAITING_APPROVAL, NEEDS_REVIEW -> "working";
-            case SUCCEEDED, FAILED -> "completed";
+            case FAILED -> operation.failure() == FailureKind.BROKE_DOWN ? "failed" : "completed";
+            case SUCCEEDED -> "completed";
             case CANCELLED -> "cancelled";
         };
     }
