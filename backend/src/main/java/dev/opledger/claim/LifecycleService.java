@@ -43,10 +43,13 @@ public class LifecycleService {
         return statements.lease(node, max, lease);
     }
 
-    /** Extends the node's leases, each in its own epoch; returns those it still holds (a lease it lost is missing). */
-    public Set<Fence> heartbeat(String node, Collection<Fence> fences, Duration lease) {
+    /**
+     * Extends the node's leases, each in its own epoch, in one statement; returns those it still
+     * holds (a lease it lost is missing) and which of them have a cancel pending.
+     */
+    public Heartbeat heartbeat(String node, Collection<Fence> fences, Duration lease) {
         if (fences.isEmpty()) {
-            return Set.of();
+            return Heartbeat.NONE;
         }
         return statements.heartbeat(node, fences, lease);
     }

@@ -5,6 +5,7 @@ import dev.opledger.claim.CancelChannel;
 import dev.opledger.claim.CancelRecord;
 import dev.opledger.claim.CancelResolution;
 import dev.opledger.claim.FailureKind;
+import dev.opledger.claim.Heartbeat;
 import dev.opledger.claim.LeasedOperation;
 import dev.opledger.claim.TransitionRecord;
 import dev.opledger.operation.Fence;
@@ -78,11 +79,12 @@ public class LifecycleStatements {
             """.formatted(OutboxRow.INSERT, EventType.OperationTakenOver, EventType.OperationRunning);
 
     // A lease is renewed only in its own epoch: a node that stalled cannot extend a lease taken over since.
+    // The renewed row says whether a cancel is pending on it: a long step learns of it from here.
     private static final String HEARTBEAT = """
             UPDATE operation o SET lease_expires_at = now() + ?::interval
             FROM unnest(?::uuid[], ?::bigint[]) AS f(operation_id, epoch)
             WHERE o.operation_id = f.operation_id AND o.lease_epoch = f.epoch AND o.status = 'RUNNING' AND o.lease_owner = ?
-            RETURNING o.operation_id, o.lease_epoch
+            RETURNING o.operation_id, o.lease_epoch, o.cancel_pending_since IS NOT NULL
             """;
 
     // Ends the run only in the epoch of the lease it ran in: after a takeover the stale node's end changes nothing.
@@ -249,8 +251,8 @@ public class LifecycleStatements {
         return jdbc.query(LEASE, (row, n) -> leased(row), max, max, max, node, interval(lease), node);
     }
 
-    public Set<Fence> heartbeat(String node, Collection<Fence> fences, Duration lease) {
-        return jdbc.execute((ConnectionCallback<Set<Fence>>) connection -> {
+    public Heartbeat heartbeat(String node, Collection<Fence> fences, Duration lease) {
+        return jdbc.execute((ConnectionCallback<Heartbeat>) connection -> {
             Array ids = connection.createArrayOf("uuid", fences.stream().map(f -> f.operationId().value()).toArray());
             Array epochs = connection.createArrayOf("bigint", fences.stream().map(Fence::epoch).toArray());
             try (var statement = connection.prepareStatement(HEARTBEAT)) {
@@ -259,12 +261,17 @@ public class LifecycleStatements {
                 statement.setArray(3, epochs);
                 statement.setString(4, node);
                 Set<Fence> held = new HashSet<>();
+                Set<Fence> cancelPending = new HashSet<>();
                 try (ResultSet rows = statement.executeQuery()) {
                     while (rows.next()) {
-                        held.add(new Fence(new OperationId(rows.getObject(1, UUID.class)), rows.getLong(2)));
+                        var fence = new Fence(new OperationId(rows.getObject(1, UUID.class)), rows.getLong(2));
+                        held.add(fence);
+                        if (rows.getBoolean(3)) {
+                            cancelPending.add(fence);
+                        }
                     }
                 }
-                return held;
+                return new Heartbeat(held, cancelPending);
             }
         });
     }
