@@ -6,7 +6,8 @@
 # It compiles backend (tests not run), downloads Node 22 into target/conformance/ if the PATH has
 # no Node >= 22 (the suite needs it), starts a node from backend's classes plus the suite's sync
 # and task fixture tools (test sources: ConformanceFixtures, profile conformance; local profile, its own
-# database, attestation off), puts a loopback proxy in front that adds a bearer token (the suite
+# database, attestation off; heartbeats every second, so a cancel of slow_compute lands within the
+# suite's 10 s), puts a loopback proxy in front that adds a bearer token (the suite
 # cannot send headers; the node's auth is unchanged) and prints each scenario's summary line.
 # Output of every scenario: target/conformance/results/<scenario>.txt. Exit status 0 whatever
 # the results (many scenarios need fixture tools the node does not have): read the summary.
@@ -57,7 +58,7 @@ psql -q -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DAT
 "$JAVA" -Xms128m -Xmx384m -cp "backend/target/classes:$OUT/fixtures:$(cat "$OUT/classpath")" \
   dev.opledger.OpledgerApplication --spring.profiles.active=local,conformance --server.port="$PORT" --server.address=127.0.0.1 \
   --spring.datasource.url="jdbc:postgresql://$PGHOST:$PGPORT/$DB" --spring.datasource.username="$PGUSER" \
-  --opledger.attest.mode=off --opledger.worker.concurrency=16 --logging.level.root=WARN >"$OUT/node.log" 2>&1 &
+  --opledger.attest.mode=off --opledger.worker.concurrency=16 --opledger.worker.heartbeat=1s --logging.level.root=WARN >"$OUT/node.log" 2>&1 &
 NODE_PID=$!
 for _ in $(seq 1 120); do
   curl -fs "http://127.0.0.1:$PORT/actuator/health/readiness" >/dev/null && break

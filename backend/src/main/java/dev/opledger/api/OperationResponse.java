@@ -8,12 +8,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The operation as the API shows it to its owner; the answer to a cancel adds the cancel as the
- * ledger holds it ({@code cancel}, absent elsewhere).
+ * ledger holds it ({@code cancel}, absent elsewhere). A FAILED operation that a run ended says
+ * how ({@code failure}: {@code OUTCOME} or {@code BROKE_DOWN}, docs/protocol.md).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 record OperationResponse(
-        String operationId, String type, String status, String payloadHash, Instant createdAt, Instant updatedAt,
-        @Nullable Cancel cancel) {
+        String operationId, String type, String status, @Nullable String failure, String payloadHash,
+        Instant createdAt, Instant updatedAt, @Nullable Cancel cancel) {
 
     static OperationResponse of(OperationState operation) {
         return of(operation, null);
@@ -21,7 +22,8 @@ record OperationResponse(
 
     static OperationResponse of(OperationState operation, @Nullable CancelRecord cancel) {
         return new OperationResponse(operation.operationId().toString(), operation.type(),
-                operation.status().name(), operation.payloadHash().hex(), operation.createdAt(),
+                operation.status().name(), operation.failure() == null ? null : operation.failure().name(),
+                operation.payloadHash().hex(), operation.createdAt(),
                 operation.updatedAt(), cancel == null ? null : Cancel.of(cancel));
     }
 

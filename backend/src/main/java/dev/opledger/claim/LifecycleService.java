@@ -43,10 +43,13 @@ public class LifecycleService {
         return statements.lease(node, max, lease);
     }
 
-    /** Extends the node's leases, each in its own epoch; returns those it still holds (a lease it lost is missing). */
-    public Set<Fence> heartbeat(String node, Collection<Fence> fences, Duration lease) {
+    /**
+     * Extends the node's leases, each in its own epoch, in one statement; returns those it still
+     * holds (a lease it lost is missing) and which of them have a cancel pending.
+     */
+    public Heartbeat heartbeat(String node, Collection<Fence> fences, Duration lease) {
         if (fences.isEmpty()) {
-            return Set.of();
+            return Heartbeat.NONE;
         }
         return statements.heartbeat(node, fences, lease);
     }
@@ -62,8 +65,20 @@ public class LifecycleService {
         if (to == OperationStatus.RUNNING || to == OperationStatus.ACCEPTED) {
             throw new IllegalArgumentException("a run ends in a status other than " + to);
         }
-        Optional<OperationState> finished = statements.finishRun(fence, node, to, reason);
-        // every status a run ends in ends a wait: its waiters here get the state the statement returned
+        return settled(statements.finishRun(fence, node, to, reason, FailureKind.OUTCOME));
+    }
+
+    /**
+     * As {@link #finishRun} to FAILED, for a run that broke down (it threw) rather than failing
+     * on its own terms: the operation records {@link FailureKind#BROKE_DOWN}, which the MCP
+     * tasks view reports as a failed task with a JSON-RPC error.
+     */
+    public boolean breakDown(Fence fence, String node, String reason) {
+        return settled(statements.finishRun(fence, node, OperationStatus.FAILED, reason, FailureKind.BROKE_DOWN));
+    }
+
+    // every status a run ends in ends a wait: its waiters here get the state the statement returned
+    private boolean settled(Optional<OperationState> finished) {
         finished.ifPresent(notifications::settled);
         return finished.isPresent();
     }

@@ -5,8 +5,9 @@ import dev.opledger.operation.OperationStatus;
 import dev.opledger.operation.PayloadHash;
 import dev.opledger.operation.SubjectId;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
-/** An operation as the ledger holds it now. */
+/** An operation as the ledger holds it now; {@code failure} says why, for a FAILED one that a run ended. */
 public record OperationState(
         SubjectId subject,
         OperationId operationId,
@@ -14,5 +15,6 @@ public record OperationState(
         OperationStatus status,
         PayloadHash payloadHash,
         Instant createdAt,
-        Instant updatedAt) {
+        Instant updatedAt,
+        @Nullable FailureKind failure) {
 }

@@ -6,7 +6,17 @@ public sealed interface ExecutionOutcome {
     record Succeeded() implements ExecutionOutcome {
     }
 
+    /** The run failed on its own terms (a tool refused, a rejection was undone): that is the operation's outcome. */
     record Failed(String reason) implements ExecutionOutcome {
+    }
+
+    /**
+     * The run broke down: an exception escaped it. The worker records FAILED as
+     * {@code FailureKind.BROKE_DOWN}, told apart from a {@link Failed} run's outcome.
+     *
+     * @param reason what the ledger keeps: where it broke and the exception's class, no message
+     */
+    record BrokeDown(String reason) implements ExecutionOutcome {
     }
 
     /** Stopped where going on could duplicate an effect; a person decides. */

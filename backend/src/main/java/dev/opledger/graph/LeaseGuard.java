@@ -14,6 +14,16 @@ public interface LeaseGuard {
 
     boolean held();
 
+    /**
+     * Whether the worker's last heartbeat found a cancel pending on the operation. It costs no
+     * query: a step that works long without an effect (whose STARTED write would be refused)
+     * polls it and stops with {@code ExecutionOutcome.Cancelled}; the run's end resolves the
+     * cancel. Noticed within one heartbeat ({@code opledger.worker.heartbeat}) of the request.
+     */
+    default boolean cancelRequested() {
+        return false;
+    }
+
     /** A lease that is never lost, for running a graph outside a worker (tests, tools). */
     static LeaseGuard of(Fence fence) {
         return new LeaseGuard() {

@@ -121,7 +121,7 @@ class FencingIT {
                 .isInstanceOfSatisfying(CheckpointFencedException.class,
                         refused -> assertThat(refused.fence()).isEqualTo(stale.fence()));
         assertThat(count("SELECT count(*) FROM graph_checkpoint WHERE thread_id = ?")).isZero();
-        assertThat(lifecycle.heartbeat("node-a", List.of(stale.fence()), Duration.ofSeconds(30))).isEmpty();
+        assertThat(lifecycle.heartbeat("node-a", List.of(stale.fence()), Duration.ofSeconds(30)).held()).isEmpty();
         assertThat(lifecycle.finishRun(stale.fence(), "node-a", OperationStatus.FAILED, "late")).isFalse();
         assertThat(lifecycle.finishRun(stale.fence(), "node-b", OperationStatus.SUCCEEDED, null))
                 .as("the holder's node id with the stale epoch").isFalse();
@@ -132,7 +132,7 @@ class FencingIT {
                 .isInstanceOf(EffectOutcome.Done.class);
         assertThat(checkpoints.run(LeaseGuard.of(current.fence()), Map.of("sku", "A-1")))
                 .isInstanceOf(RunOutcome.Completed.class);
-        assertThat(lifecycle.heartbeat("node-b", List.of(current.fence()), Duration.ofSeconds(30)))
+        assertThat(lifecycle.heartbeat("node-b", List.of(current.fence()), Duration.ofSeconds(30)).held())
                 .isEqualTo(Set.of(current.fence()));
         assertThat(lifecycle.finishRun(current.fence(), "node-b", OperationStatus.SUCCEEDED, null)).isTrue();
         assertThat(toolCalls).hasValue(1);

@@ -405,4 +405,45 @@ class McpServerIT {
         assertThat(result.get("structuredContent")).asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
                 .containsEntry("operationId", operationId).containsEntry("status", "SUCCEEDED");
     }
+
+    @Test
+    void aRunThatBreaksDownIsAFailedTaskWithAJsonRpcErrorAndARefusalACompletedOneWithIsError() {
+        String brokenId = operationId;
+        String refusedId = UUID.randomUUID().toString();
+        String broken = (String) McpAgent.result(agent.callTool("checkout", McpAgent.checkout(brokenId, 1), true)).get("taskId");
+        String refused = (String) McpAgent.result(agent.callTool("checkout", McpAgent.checkout(refusedId, 1), true))
+                .get("taskId");
+        // a type whose run throws for one operation (a crash inside the run) and refuses the other
+        var worker = new OperationWorker("mcp-it", lifecycle, (operation, lease) -> {
+            if (operation.operationId().toString().equals(brokenId)) {
+                throw new IllegalStateException("internal detail that must not reach the client");
+            }
+            return new ExecutionOutcome.Failed("the tool refused");
+        }, new WorkerProperties(true, 2, Duration.ofSeconds(2), Duration.ofMillis(400), Duration.ofMillis(50)));
+        workers.add(worker);
+        worker.start();
+
+        Map<String, Object> failed = await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
+                .until(() -> McpAgent.result(agent.getTask(broken)), task -> !"working".equals(task.get("status")));
+        Map<String, Object> completed = await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
+                .until(() -> McpAgent.result(agent.getTask(refused)), task -> !"working".equals(task.get("status")));
+
+        assertThat(failed).containsEntry("status", "failed").doesNotContainKey("result")
+                .containsEntry("error", Map.of("code", -32603,
+                        "message", "The operation's run broke down on the node; nothing more is known to the client."));
+        assertThat(failed.toString()).doesNotContain("internal detail", "IllegalStateException");
+        assertThat(completed).containsEntry("status", "completed").doesNotContainKey("error");
+        assertThat(completed.get("result")).asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+                .containsEntry("isError", true);
+        assertThat(jdbc.queryForMap("SELECT status, failure_kind FROM operation WHERE operation_id = ?::uuid", brokenId))
+                .isEqualTo(Map.of("status", "FAILED", "failure_kind", "BROKE_DOWN"));
+        assertThat(jdbc.queryForMap("SELECT status, failure_kind FROM operation WHERE operation_id = ?::uuid",
+                refusedId)).isEqualTo(Map.of("status", "FAILED", "failure_kind", "OUTCOME"));
+        var api = ApiClient.onPort(port);
+        String token = TestTokens.forSubject(subject);
+        assertThat(ApiClient.json(api.get(token, "/v1/operations/" + brokenId)).path("failure").asText())
+                .isEqualTo("BROKE_DOWN");
+        assertThat(ApiClient.json(api.get(token, "/v1/operations/" + refusedId)).path("failure").asText())
+                .isEqualTo("OUTCOME");
+    }
 }

@@ -2,6 +2,7 @@ package dev.opledger.claim.internal;
 
 import dev.opledger.claim.ClaimOutcome;
 import dev.opledger.claim.ClaimRequest;
+import dev.opledger.claim.FailureKind;
 import dev.opledger.claim.OperationState;
 import dev.opledger.operation.OperationStatus;
 import dev.opledger.operation.PayloadHash;
@@ -59,7 +60,7 @@ public class ClaimStatement {
               SELECT subject_id, operation_id, payload_hash, command_type, command, attest_key_id IS NOT NULL, 1
               FROM offered
               ON CONFLICT (subject_id, operation_id) DO NOTHING
-              RETURNING id, payload_hash, command_type, status, created_at, updated_at, true AS created
+              RETURNING id, payload_hash, command_type, status, failure_kind, created_at, updated_at, true AS created
             ), accepted AS (
               INSERT INTO operation_transition (operation_ref, from_status, to_status)
               SELECT id, NULL, 'ACCEPTED' FROM claimed
@@ -69,7 +70,7 @@ public class ClaimStatement {
                      jsonb_build_object('commandType', c.command_type)
               FROM claimed c CROSS JOIN offered f
             ), existing AS (
-              SELECT o.id, o.payload_hash, o.command_type, o.status, o.created_at, o.updated_at, false AS created
+              SELECT o.id, o.payload_hash, o.command_type, o.status, o.failure_kind, o.created_at, o.updated_at, false AS created
               FROM operation o JOIN offered f ON o.subject_id = f.subject_id AND o.operation_id = f.operation_id
             ), found AS (
               SELECT * FROM claimed UNION ALL SELECT * FROM existing
@@ -86,7 +87,7 @@ public class ClaimStatement {
                      f.request_id, f.user_agent, f.client_address, f.channel
               FROM found JOIN offered f ON found.payload_hash <> f.payload_hash
             )
-            SELECT payload_hash, command_type, status, created_at, updated_at, created FROM found
+            SELECT payload_hash, command_type, status, failure_kind, created_at, updated_at, created FROM found
             """;
 
     /** Each race above costs one more run; needing a third would mean the row vanished. */
@@ -178,7 +179,8 @@ public class ClaimStatement {
                 OperationStatus.valueOf(row.getString("status")),
                 new PayloadHash(row.getBytes("payload_hash")),
                 row.getTimestamp("created_at").toInstant(),
-                row.getTimestamp("updated_at").toInstant());
+                row.getTimestamp("updated_at").toInstant(),
+                row.getString("failure_kind") == null ? null : FailureKind.valueOf(row.getString("failure_kind")));
         PayloadHash offered = request.command().payloadHash();
         if (row.getBoolean("created")) {
             return new ClaimOutcome.Claimed(stored);

@@ -4,6 +4,8 @@ import dev.opledger.claim.ApprovalDecision;
 import dev.opledger.claim.CancelChannel;
 import dev.opledger.claim.CancelRecord;
 import dev.opledger.claim.CancelResolution;
+import dev.opledger.claim.FailureKind;
+import dev.opledger.claim.Heartbeat;
 import dev.opledger.claim.LeasedOperation;
 import dev.opledger.claim.OperationState;
 import dev.opledger.claim.TransitionRecord;
@@ -79,11 +81,12 @@ public class LifecycleStatements {
             """.formatted(OutboxRow.INSERT, EventType.OperationTakenOver, EventType.OperationRunning);
 
     // A lease is renewed only in its own epoch: a node that stalled cannot extend a lease taken over since.
+    // The renewed row says whether a cancel is pending on it: a long step learns of it from here.
     private static final String HEARTBEAT = """
             UPDATE operation o SET lease_expires_at = now() + ?::interval
             FROM unnest(?::uuid[], ?::bigint[]) AS f(operation_id, epoch)
             WHERE o.operation_id = f.operation_id AND o.lease_epoch = f.epoch AND o.status = 'RUNNING' AND o.lease_owner = ?
-            RETURNING o.operation_id, o.lease_epoch
+            RETURNING o.operation_id, o.lease_epoch, o.cancel_pending_since IS NOT NULL
             """;
 
     // Ends the run only in the epoch of the lease it ran in: after a takeover the stale node's end changes nothing.
@@ -125,12 +128,13 @@ public class LifecycleStatements {
               UPDATE operation o SET status = r.to_status,
                      status_reason = CASE WHEN r.to_status = 'CANCELLED' AND ?::text <> 'CANCELLED'
                                           THEN 'cancelled while it waited for approval' ELSE ?::text END,
+                     failure_kind = CASE WHEN r.to_status = 'FAILED' THEN ?::text END,
                      lease_owner = NULL, lease_expires_at = NULL, cancel_pending_since = NULL, updated_at = now(),
                      event_sequence = o.event_sequence + 1 + CASE WHEN r.cancelled THEN 1 ELSE 0 END
                                       + CASE WHEN r.resolution = 'EFFECT_COMMITTED_ANYWAY' THEN 1 ELSE 0 END
               FROM resolved r WHERE o.id = r.id
               RETURNING o.id, o.operation_id, o.subject_id, o.event_sequence, o.status, o.status_reason,
-                        o.command_type, o.payload_hash, o.created_at, o.updated_at,
+                        o.command_type, o.payload_hash, o.created_at, o.updated_at, o.failure_kind,
                         r.cancelled, r.resolution, r.step, r.tool
             ), cancel AS (
               UPDATE operation_cancel c SET acknowledged_at = now(), acknowledged_by = ?, resolution = f.resolution,
@@ -152,7 +156,8 @@ public class LifecycleStatements {
               ) AS e(back, type, status, tool, step_key, payload, applies)
               WHERE e.applies
             )
-            SELECT subject_id, operation_id, command_type, status, payload_hash, created_at, updated_at FROM finished
+            SELECT subject_id, operation_id, command_type, status, payload_hash, created_at, updated_at, failure_kind
+            FROM finished
             """.formatted(OutboxRow.INSERT, EventType.CancelAcknowledged, EventType.CancelEffectCommitted,
             EventType.OperationCancelled);
 
@@ -269,8 +274,8 @@ public class LifecycleStatements {
         return jdbc.query(LEASE, (row, n) -> leased(row), max, max, max, node, interval(lease), node);
     }
 
-    public Set<Fence> heartbeat(String node, Collection<Fence> fences, Duration lease) {
-        return jdbc.execute((ConnectionCallback<Set<Fence>>) connection -> {
+    public Heartbeat heartbeat(String node, Collection<Fence> fences, Duration lease) {
+        return jdbc.execute((ConnectionCallback<Heartbeat>) connection -> {
             Array ids = connection.createArrayOf("uuid", fences.stream().map(f -> f.operationId().value()).toArray());
             Array epochs = connection.createArrayOf("bigint", fences.stream().map(Fence::epoch).toArray());
             try (var statement = connection.prepareStatement(HEARTBEAT)) {
@@ -279,24 +284,31 @@ public class LifecycleStatements {
                 statement.setArray(3, epochs);
                 statement.setString(4, node);
                 Set<Fence> held = new HashSet<>();
+                Set<Fence> cancelPending = new HashSet<>();
                 try (ResultSet rows = statement.executeQuery()) {
                     while (rows.next()) {
-                        held.add(new Fence(new OperationId(rows.getObject(1, UUID.class)), rows.getLong(2)));
+                        var fence = new Fence(new OperationId(rows.getObject(1, UUID.class)), rows.getLong(2));
+                        held.add(fence);
+                        if (rows.getBoolean(3)) {
+                            cancelPending.add(fence);
+                        }
                     }
                 }
-                return held;
+                return new Heartbeat(held, cancelPending);
             }
         });
     }
 
     /** The operation as the run left it; empty, and nothing written, when the lease is no longer the node's. */
-    public Optional<OperationState> finishRun(Fence fence, String node, OperationStatus to, @Nullable String reason) {
+    public Optional<OperationState> finishRun(Fence fence, String node, OperationStatus to, @Nullable String reason,
+            FailureKind failure) {
         return jdbc.query(FINISH, (row, n) -> new OperationState(new SubjectId(row.getString("subject_id")),
                         new OperationId(row.getObject("operation_id", UUID.class)), row.getString("command_type"),
                         OperationStatus.valueOf(row.getString("status")), new PayloadHash(row.getBytes("payload_hash")),
-                        row.getTimestamp("created_at").toInstant(), row.getTimestamp("updated_at").toInstant()),
-                fence.operationId().value(), node, fence.epoch(), to.name(), to.name(), to.name(), reason, node, node,
-                node, EventType.entering(to).name()).stream().findFirst();
+                        row.getTimestamp("created_at").toInstant(), row.getTimestamp("updated_at").toInstant(),
+                        row.getString("failure_kind") == null ? null : FailureKind.valueOf(row.getString("failure_kind"))),
+                fence.operationId().value(), node, fence.epoch(), to.name(), to.name(), to.name(), reason,
+                failure.name(), node, node, node, EventType.entering(to).name()).stream().findFirst();
     }
 
     /**

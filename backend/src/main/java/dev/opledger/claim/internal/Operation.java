@@ -1,5 +1,6 @@
 package dev.opledger.claim.internal;
 
+import dev.opledger.claim.FailureKind;
 import dev.opledger.claim.OperationState;
 import dev.opledger.operation.Command;
 import dev.opledger.operation.OperationId;
@@ -59,6 +60,10 @@ class Operation {
     @Column(name = "status_reason")
     private @Nullable String statusReason;
 
+    @Enumerated(EnumType.STRING)
+    @Column(name = "failure_kind")
+    private @Nullable FailureKind failureKind;
+
     protected Operation() {
         // for JPA
     }
@@ -87,6 +92,6 @@ class Operation {
 
     OperationState toState() {
         return new OperationState(new SubjectId(subjectId), new OperationId(operationId), commandType, status,
-                new PayloadHash(payloadHash), createdAt, updatedAt);
+                new PayloadHash(payloadHash), createdAt, updatedAt, failureKind);
     }
 }

@@ -8,6 +8,7 @@ public final class HeldLease implements LeaseGuard {
 
     private Fence fence;
     private boolean held = true;
+    private boolean cancelRequested;
 
     HeldLease(Fence fence) {
         this.fence = fence;
@@ -21,6 +22,18 @@ public final class HeldLease implements LeaseGuard {
     @Override
     public synchronized boolean held() {
         return held;
+    }
+
+    @Override
+    public synchronized boolean cancelRequested() {
+        return cancelRequested;
+    }
+
+    /** The heartbeat found a cancel pending on the operation in lease {@code seen}; a request is never withdrawn. */
+    synchronized void cancelRequested(Fence seen) {
+        if (seen.equals(fence)) {
+            cancelRequested = true;
+        }
     }
 
     /** Lost, unless the node renewed the lease since the heartbeat that found {@code seen} gone. */

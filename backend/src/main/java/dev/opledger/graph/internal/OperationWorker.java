@@ -1,5 +1,6 @@
 package dev.opledger.graph.internal;
 
+import dev.opledger.claim.Heartbeat;
 import dev.opledger.claim.LeasedOperation;
 import dev.opledger.claim.LifecycleService;
 import dev.opledger.graph.OperationExecutor;
@@ -9,7 +10,6 @@ import dev.opledger.operation.OperationStatus;
 import dev.opledger.operation.Fence;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -76,6 +76,13 @@ public class OperationWorker {
         if (running.compareAndSet(true, false)) {
             poller.interrupt();
             heartbeats.interrupt();
+            try {
+                // a lease statement under way when interrupted still returns its operations: the
+                // poller hands them to runs before they shut down, and leases nothing after stop()
+                poller.join(properties.lease());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             runs.shutdown();
             try {
                 if (!runs.awaitTermination(properties.lease().toMillis(), TimeUnit.MILLISECONDS)) {
@@ -154,7 +161,7 @@ public class OperationWorker {
                 outcome = executor.execute(operation, lease);
             } catch (RuntimeException e) {
                 log.error("the run of operation {} failed unexpectedly", operation.operationId(), e);
-                outcome = new ExecutionOutcome.Failed("the run failed on " + node + ": " + e.getClass().getSimpleName());
+                outcome = new ExecutionOutcome.BrokeDown("the run failed on " + node + ": " + e.getClass().getSimpleName());
             }
             record(operation, lease.fence(), outcome);
         } finally {
@@ -167,6 +174,7 @@ public class OperationWorker {
         boolean recorded = switch (outcome) {
             case ExecutionOutcome.Succeeded s -> lifecycle.finishRun(fence, node, OperationStatus.SUCCEEDED, null);
             case ExecutionOutcome.Failed f -> lifecycle.finishRun(fence, node, OperationStatus.FAILED, f.reason());
+            case ExecutionOutcome.BrokeDown b -> lifecycle.breakDown(fence, node, b.reason());
             case ExecutionOutcome.NeedsReview r -> lifecycle.finishRun(fence, node, OperationStatus.NEEDS_REVIEW, r.reason());
             case ExecutionOutcome.Cancelled c -> lifecycle.finishRun(fence, node, OperationStatus.CANCELLED, c.reason());
             case ExecutionOutcome.AwaitingApproval a ->
@@ -189,9 +197,12 @@ public class OperationWorker {
                 Thread.sleep(properties.heartbeat());
                 Map<Fence, HeldLease> mine = held.leases().stream()
                         .collect(Collectors.toMap(HeldLease::fence, lease -> lease, (a, b) -> a));
-                Set<Fence> stillHeld = lifecycle.heartbeat(node, mine.keySet(), properties.lease());
+                Heartbeat found = lifecycle.heartbeat(node, mine.keySet(), properties.lease());
                 mine.forEach((fence, lease) -> {
-                    if (!stillHeld.contains(fence) && lease.lose(fence)) {
+                    if (found.cancelPending().contains(fence)) {
+                        lease.cancelRequested(fence);
+                    }
+                    if (!found.held().contains(fence) && lease.lose(fence)) {
                         try (var ignored = OperationMdc.put(fence.operationId())) {
                             log.warn("worker {} lost lease {}: the run stops before its next effect", node, fence);
                         }

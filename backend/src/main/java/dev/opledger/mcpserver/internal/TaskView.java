@@ -1,13 +1,16 @@
 package dev.opledger.mcpserver.internal;
 
 import dev.opledger.claim.CancelRecord;
+import dev.opledger.claim.FailureKind;
 import dev.opledger.claim.OperationState;
 import dev.opledger.mcptasks.CreateTaskResult;
 import dev.opledger.mcptasks.GetTaskResult;
 import dev.opledger.operation.OperationStatus;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A task of the tasks extension as the wire carries it: the task is the operation's handle, its
@@ -19,10 +22,18 @@ import java.util.Optional;
  *   <li>SUCCEEDED, FAILED → {@code completed}, {@code result} the tool result (for FAILED with
  *       {@code isError: true}: the operation's failure is the tool's outcome, not a JSON-RPC error,
  *       and {@code failed} is only for those);</li>
+ *   <li>FAILED because the run broke down ({@link FailureKind#BROKE_DOWN}: it threw) →
+ *       {@code failed}, with {@code error} a JSON-RPC error {@value #BROKE_DOWN_CODE} and a
+ *       generic message (the exception stays in the node's log), and no {@code result};</li>
  *   <li>CANCELLED → {@code cancelled}.</li>
  * </ul>
  */
 final class TaskView {
+
+    /** JSON-RPC's internal error: the node failed, not the request. */
+    static final int BROKE_DOWN_CODE = -32603;
+    private static final Map<String, Object> BROKE_DOWN = Map.of("code", BROKE_DOWN_CODE, "message",
+            "The operation's run broke down on the node; nothing more is known to the client.");
 
     private TaskView() {
     }
@@ -41,18 +52,20 @@ final class TaskView {
                 ? " A cancel was requested: the run stops at its next step boundary, before any further effect." : "");
         return new GetTaskResult(task.taskId(), status, message, task.createdAt().toString(),
                 lastUpdated(task, operation).toString(), null, pollInterval.toMillis(),
-                "completed".equals(status) ? OperationView.result(operation) : null, null, null);
+                "completed".equals(status) ? OperationView.result(operation) : null,
+                "failed".equals(status) ? BROKE_DOWN : null, null);
     }
 
     static String status(OperationState operation) {
-        return status(operation.status());
+        return status(operation.status(), operation.failure());
     }
 
-    /** The MCP task status an operation in this status shows. */
-    static String status(OperationStatus status) {
+    /** The MCP task status an operation in this status (and, when FAILED, of this kind of failure) shows. */
+    static String status(OperationStatus status, @Nullable FailureKind failure) {
         return switch (status) {
             case ACCEPTED, RUNNING, AWAITING_APPROVAL, NEEDS_REVIEW -> "working";
-            case SUCCEEDED, FAILED -> "completed";
+            case FAILED -> failure == FailureKind.BROKE_DOWN ? "failed" : "completed";
+            case SUCCEEDED -> "completed";
             case CANCELLED -> "cancelled";
         };
     }

@@ -28,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.annotation.Bean;
@@ -87,20 +88,33 @@ class ConformanceFixtures {
     private static final String FAILING_JOB = "failing_job";
     private static final String PROTOCOL_ERROR_JOB = "protocol_error_job";
 
-    /** slow_compute: works for {@code seconds} seconds (0: at once), then succeeds. */
+    /**
+     * slow_compute: works for {@code seconds} seconds (0: at once) in one step without effects,
+     * then succeeds; stops CANCELLED as soon as the worker's heartbeat finds a cancel pending.
+     */
     @Bean
     FixtureType conformanceSlowCompute() {
-        return new FixtureType(SLOW_COMPUTE, arguments -> {
+        return new FixtureType(SLOW_COMPUTE, (arguments, lease) -> {
             // the fixture's whole point is to take this long; the suite polls tasks/get meanwhile
-            pause(Duration.ofSeconds(arguments.get("seconds") instanceof Number n ? n.longValue() : 0));
+            var until = System.nanoTime()
+                    + Duration.ofSeconds(arguments.get("seconds") instanceof Number n ? n.longValue() : 0).toNanos();
+            while (System.nanoTime() < until) {
+                if (lease.cancelRequested()) {
+                    return new ExecutionOutcome.Cancelled("slow_compute stopped: a cancel was requested");
+                }
+                pause(Duration.ofNanos(Math.min(CANCEL_CHECK.toNanos(), until - System.nanoTime())));
+            }
             return new ExecutionOutcome.Succeeded();
         });
     }
 
+    /** How often slow_compute looks at its lease's cancel flag (a field, no query). */
+    private static final Duration CANCEL_CHECK = Duration.ofMillis(100);
+
     /** failing_job: fails as a tool (the operation FAILED) after about a second; tasks only. */
     @Bean
     FixtureType conformanceFailingJob() {
-        return new FixtureType(FAILING_JOB, arguments -> {
+        return new FixtureType(FAILING_JOB, (arguments, lease) -> {
             pause(Duration.ofSeconds(1));
             return new ExecutionOutcome.Failed("failing_job always fails (a conformance fixture)");
         });
@@ -109,7 +123,7 @@ class ConformanceFixtures {
     /** protocol_error_job: its run breaks down with an unexpected exception, as a crash would. */
     @Bean
     FixtureType conformanceProtocolErrorJob() {
-        return new FixtureType(PROTOCOL_ERROR_JOB, arguments -> {
+        return new FixtureType(PROTOCOL_ERROR_JOB, (arguments, lease) -> {
             throw new IllegalStateException("protocol_error_job breaks down (a conformance fixture)");
         });
     }
@@ -177,9 +191,10 @@ class ConformanceFixtures {
 
     /**
      * A fixture's operation type: arguments schema {@code conformance-fixtures/<name>.schema.json},
-     * and a run that is a function of the arguments.
+     * and a run that is a function of the arguments (and of the lease, for a cancel pending).
      */
-    record FixtureType(String name, Function<Map<String, Object>, ExecutionOutcome> run) implements OperationType {
+    record FixtureType(String name, BiFunction<Map<String, Object>, LeaseGuard, ExecutionOutcome> run)
+            implements OperationType {
 
         @Override
         public String argumentsSchema() {
@@ -188,7 +203,7 @@ class ConformanceFixtures {
 
         @Override
         public ExecutionOutcome execute(LeasedOperation operation, LeaseGuard lease) {
-            return run.apply(arguments(operation));
+            return run.apply(arguments(operation), lease);
         }
     }
 

@@ -49,7 +49,7 @@ class DecisionTest {
     }
 
     private static OperationState operation(OperationStatus status) {
-        return new OperationState(new SubjectId("ann"), OPERATION, "checkout", status, new PayloadHash(new byte[32]), AT, AT);
+        return new OperationState(new SubjectId("ann"), OPERATION, "checkout", status, new PayloadHash(new byte[32]), AT, AT, null);
     }
 
     @Test

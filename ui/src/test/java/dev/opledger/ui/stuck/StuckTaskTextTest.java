@@ -78,7 +78,8 @@ class StuckTaskTextTest {
     }
 
     private static OperationState operation(OperationStatus status) {
-        return new OperationState(new SubjectId("s"), OperationId.random(), "checkout", status, new PayloadHash(new byte[32]), AT, AT);
+        return new OperationState(new SubjectId("s"), OperationId.random(), "checkout", status, new PayloadHash(new byte[32]), AT, AT,
+                null);
     }
 
     private static StuckTask task(@Nullable String holder, boolean expired) {
