@@ -45,6 +45,9 @@ import tools.jackson.databind.json.JsonMapper;
 @NodeIntegrationTest
 class HostileMcpInputIT {
 
+    /** The extension's methods on one task: for a task the caller does not have, each is "not found". */
+    private static final String[] TASK_METHODS = {"tasks/get", "tasks/cancel", "tasks/update"};
+
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String VERSION = "2026-07-28";
     private static final String TASKS = "io.modelcontextprotocol/tasks";
@@ -194,9 +197,10 @@ class HostileMcpInputIT {
             // another subject's task id is "not found", as if it did not exist
             actAs(spec, owner ? task.getValue()
                     : subjects.stream().filter(other -> !other.equals(task.getValue())).findFirst().orElseThrow());
-            getTask(spec, task.getKey());
+            // the owner reads it; another subject reads, cancels or updates it, and is told "not found"
+            taskRequest(spec, owner ? "tasks/get" : pick(random, TASK_METHODS), task.getKey());
             spec.expect = owner ? new Reads() : new Refused(0);
-            spec.description = "tasks/get " + task.getKey() + " as " + (owner ? "its owner " : "another subject ")
+            spec.description = spec.method + " " + task.getKey() + " as " + (owner ? "its owner " : "another subject ")
                     + spec.subject;
         }
         return spec;
@@ -214,8 +218,8 @@ class HostileMcpInputIT {
         spec.params = "{\"name\":\"" + tool + "\",\"arguments\":" + arguments + "," + meta(tasks) + "}";
     }
 
-    private static void getTask(Spec spec, String taskId) {
-        spec.method = "tasks/get";
+    private static void taskRequest(Spec spec, String method, String taskId) {
+        spec.method = method;
         spec.routingMethod = spec.method;
         spec.routingName = taskId;
         spec.params = "{\"taskId\":\"" + taskId + "\"," + meta(true) + "}";
@@ -346,11 +350,11 @@ class HostileMcpInputIT {
                         .get(pick);
             }),
             new Mutation("task id", (spec, random) -> {
-                // a task of nobody, or of the other subject (the base may be any request: make it a tasks/get)
+                // a task of nobody (the base may be any request: make it a tasks/get, /cancel or /update)
                 String taskId = pick(random, "tasks-nonexistent", "", "x".repeat(300), "' OR 1=1 --",
                         UUID.randomUUID().toString());
-                getTask(spec, taskId);
-                return "\"" + abbreviated(taskId) + "\"";
+                taskRequest(spec, pick(random, TASK_METHODS), taskId);
+                return spec.method + " \"" + abbreviated(taskId) + "\"";
             }));
 
     private static String pick(Random random, String... values) {

@@ -10,6 +10,7 @@ import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
+import com.microsoft.playwright.TimeoutError;
 import com.microsoft.playwright.options.AriaRole;
 import dev.opledger.testing.ApiClient;
 import dev.opledger.testing.TestTokens;
@@ -153,7 +154,7 @@ class ConsoleToolsIT {
         assertThat(query("SELECT repeat_class FROM tool_classification WHERE server = 'reference' AND tool = ?", TOOL))
                 .containsExactly("IDEMPOTENT");
 
-        page.locator(EDIT).click();
+        openEditDialog(page);
         chooseClass(page, "NEVER_REPEAT");
         page.locator("#tool-edit-max-calls input").fill("1");
         page.locator("#tool-edit-reason textarea").fill("e2e: the carrier charges per address change");
@@ -198,7 +199,7 @@ class ConsoleToolsIT {
             for (Page admin : List.of(page, other)) {
                 signIn(admin, node, "admin", "admin");
                 admin.navigate(node.uri("tools").toString());
-                admin.locator(EDIT).click();
+                openEditDialog(admin);
             }
             chooseClass(page, "KEYED");
             page.locator("#tool-edit-reason textarea").fill("e2e: first admin");
@@ -219,6 +220,26 @@ class ConsoleToolsIT {
             assertThat(other.locator("#tool-edit-dialog")).hasCount(0);
             assertThat(query("SELECT repeat_class || ' ' || reason FROM tool_classification "
                     + "WHERE server = 'reference' AND tool = ?", TOOL)).containsExactly("NEVER_REPEAT e2e: second admin");
+        }
+    }
+
+    /**
+     * Clicks the tool's Edit until its dialog is open: the tools grid renders its button column
+     * lazily and may replace a row's button just after a click, and Vaadin drops a click on a
+     * component no longer attached (seen once in CI: the dialog never opened). Opening is
+     * idempotent, so a second click is safe.
+     */
+    private static void openEditDialog(Page admin) {
+        for (int attempt = 1; ; attempt++) {
+            admin.locator(EDIT).click();
+            try {
+                admin.locator("#tool-edit-class").waitFor(new Locator.WaitForOptions().setTimeout(5_000));
+                return;
+            } catch (TimeoutError notOpened) {
+                if (attempt == 3) {
+                    throw notOpened;
+                }
+            }
         }
     }
 
