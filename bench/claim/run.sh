@@ -3,28 +3,37 @@
 # pgbench running the same SQL statement on the same server, in the same run, as ratios.
 # See docs/benchmarks.md. Run from anywhere: ./opledger bench  (or bench/claim/run.sh).
 #
+# Then, per round, the MCP phase (issue 11): the same number of closed-loop clients, driven by the
+# Java load driver (opledger-cli load), sending task-augmented tools/call of the checkout tool to
+# /mcp (fresh operationIds, then repeats of created ones) next to the same driver's REST claims
+# (fresh, then repeats), as ratios MCP / REST. MCP=0 leaves it out.
+#
 # Settings (environment): CLIENTS=16 WARMUP=20 DURATION=20 ROUNDS=3 PRELOAD=1000000 DUP_KEYS=1000
-#   NODE_OPTS="-Xms256m -Xmx384m"  PGHOST=127.0.0.1 PGPORT=5432 PGUSER=postgres  PORT=18080
+#   MCP=1 MCP_WARMUP=5 (the driver's own JVM warm-up per phase, the node is warm by then)
+#   NODE_OPTS="-Xms256m -Xmx384m"  PGHOST=127.0.0.1 PGPORT=5432 PGUSER=postgres  PORT=18080  DB=opledger_bench
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 CLIENTS=${CLIENTS:-16}; WARMUP=${WARMUP:-20}; DURATION=${DURATION:-20}; ROUNDS=${ROUNDS:-3}
 PRELOAD=${PRELOAD:-1000000}; DUP_KEYS=${DUP_KEYS:-1000}; PORT=${PORT:-18080}
+MCP=${MCP:-1}; MCP_WARMUP=${MCP_WARMUP:-5}
+CLI=cli/target/opledger-cli.jar
 NODE_OPTS=${NODE_OPTS:--Xms256m -Xmx384m}
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
-DB=opledger_bench
+DB=${DB:-opledger_bench}
 JAR=ui/target/opledger.jar
 JAVA=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java
 OUT=bench/results; mkdir -p "$OUT"
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
-WORK=$(mktemp -d); trap 'kill $NODE_PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
+WORK=$(mktemp -d); mkfifo "$WORK/go"; trap 'kill $NODE_PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
 HZ=$(getconf CLK_TCK)
 
 # A canonical (RFC 8785) body, so its SHA-256 is the payload hash the node computes; a checkout
 # its schema accepts (operation-types/checkout.schema.json), or every request would be a 422.
 # The node runs no workers: this measures the claim, and the preloaded and claimed ACCEPTED
 # operations must not start running under it; nor the reference-tools server the local profile
-# would otherwise start inside it (its memory would count in the node's RSS).
+# would otherwise start inside it (its memory would count in the node's RSS). App Attest is off
+# (the local profile requires it now): this is the claim alone, bench/attest measures the attested path.
 BODY='{"arguments":{"amount":12.5,"currency":"EUR","quantity":2,"recipient":"ann@example.com","sku":"A-1"},"type":"checkout"}'
 HASH=$(printf '%s' "$BODY" | sha256sum | cut -d' ' -f1)
 SUBJECT=bench
@@ -32,6 +41,7 @@ SUBJECT=bench
 command -v wrk >/dev/null || { echo "needs wrk: apt-get install -y wrk" >&2; exit 1; }
 command -v pgbench >/dev/null || { echo "needs pgbench (postgresql-client)" >&2; exit 1; }
 [ -f "$JAR" ] || ./mvnw -B -q -DskipTests -pl ui -am package
+[ "$MCP" = 0 ] || [ -f "$CLI" ] || ./mvnw -B -q -DskipTests -pl cli -am package
 
 psql -q -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB"
 
@@ -39,7 +49,7 @@ echo "starting the node ($NODE_OPTS)…" >&2
 # shellcheck disable=SC2086
 "$JAVA" $NODE_OPTS -jar "$JAR" --spring.profiles.active=local --server.port="$PORT" \
   --spring.datasource.url="jdbc:postgresql://$PGHOST:$PGPORT/$DB" --spring.datasource.username="$PGUSER" \
-  --opledger.worker.enabled=false --opledger.reference-tools.embedded=false \
+  --opledger.attest.mode=off --opledger.worker.enabled=false --opledger.reference-tools.embedded=false \
   --logging.level.root=WARN >"$WORK/node.log" 2>&1 &
 NODE_PID=$!
 for _ in $(seq 1 120); do
@@ -125,6 +135,31 @@ for round in $(seq 1 "$ROUNDS"); do
       'BEGIN {printf "%.1f", t / hz / (r * d) * 1e6}')
     echo "round $round $mode: node ${rps[node,$mode,$round]}/s p99 ${p99[node,$mode,$round]} ms; pgbench ${rps[pg,$mode,$round]}/s" >&2
   done
+  # The MCP phase: the Java driver, REST and MCP alternating, fresh and repeated operations.
+  for variant in rest,fresh mcp,fresh rest,duplicate mcp,duplicate; do
+    [ "$MCP" = 0 ] && break
+    channel=${variant%,*}; mode=${variant#*,}
+    flags=(--mode "$([ "$channel" = rest ] && echo claim || echo mcp)")
+    [ "$mode" = duplicate ] && flags+=(--duplicates)
+    "$JAVA" -jar "$CLI" load --server "http://127.0.0.1:$PORT" --clients "$CLIENTS" --warmup "$MCP_WARMUP" \
+      --duration "$DURATION" --hold "${flags[@]}" < "$WORK/go" > "$WORK/load.out" 2> "$WORK/load.err" &
+    LOAD=$!
+    exec {GO}>"$WORK/go"
+    until grep -q WARMED "$WORK/load.out" 2>/dev/null; do
+      kill -0 $LOAD 2>/dev/null || { cat "$WORK/load.out" "$WORK/load.err" >&2; exit 1; }; sleep 0.2
+    done
+    n0=$(node_ticks); p0=$(pg_ticks)
+    echo go >&$GO
+    wait $LOAD || { echo "the $variant load had wrong answers: $(cat "$WORK/load.out")" >&2; exit 1; }
+    exec {GO}>&-
+    n1=$(node_ticks); p1=$(pg_ticks)
+    r=$(grep '^RESULT' "$WORK/load.out")
+    calls=$(field claims "$r")
+    rps[java,$variant,$round]=$(field rps "$r"); p50[java,$variant,$round]=$(field p50_ms "$r"); p99[java,$variant,$round]=$(field p99_ms "$r")
+    cpu_node[java,$variant,$round]=$(awk -v t=$((n1 - n0)) -v r="$calls" -v hz="$HZ" 'BEGIN {printf "%.1f", t / hz / r * 1e6}')
+    cpu_pg[java,$variant,$round]=$(awk -v t=$((p1 - p0)) -v r="$calls" -v hz="$HZ" 'BEGIN {printf "%.1f", t / hz / r * 1e6}')
+    echo "round $round $channel $mode (Java driver): ${rps[java,$variant,$round]}/s p50 ${p50[java,$variant,$round]} p99 ${p99[java,$variant,$round]} ms" >&2
+  done
 done
 kill $SAMPLER 2>/dev/null || true
 
@@ -169,5 +204,24 @@ of() { local -n arr=$1; local key=$2 v=(); for round in $(seq 1 "$ROUNDS"); do v
   echo
   echo "Node RSS, peak during the measured runs: $(( $(cat "$WORK/rss") / 1024 )) MiB."
   echo
+  if [ "$MCP" != 0 ]; then
+    echo "MCP against REST, the same Java driver (\`opledger-cli load\`, $CLIENTS closed-loop clients, warm-up ${MCP_WARMUP}s per phase), same node, same run:"
+    echo "REST is \`POST /v1/operations\` (202; repeats 200 \`Idempotent-Replayed\`), MCP a task-augmented \`tools/call\` of \`checkout\` to the CreateTaskResult (repeats: the same taskId)."
+    echo
+    echo "| operations | REST claims/s | MCP tasks/s | MCP / REST | REST p50 / p99 ms | MCP p50 / p99 ms | node CPU µs per call, REST / MCP | PostgreSQL CPU µs per call, REST / MCP |"
+    echo "|---|---|---|---|---|---|---|---|"
+    for mode in fresh duplicate; do
+      rr=$(of rps "java,rest,$mode"); mr=$(of rps "java,mcp,$mode")
+      printf '| %s | %.0f | %.0f | **%.2f×** | %s / %s | %s / %s | %s / %s | %s / %s |\n' "$mode" "$rr" "$mr" \
+        "$(awk -v a="$mr" -v b="$rr" 'BEGIN {print a / b}')" "$(of p50 "java,rest,$mode")" "$(of p99 "java,rest,$mode")" \
+        "$(of p50 "java,mcp,$mode")" "$(of p99 "java,mcp,$mode")" "$(of cpu_node "java,rest,$mode")" "$(of cpu_node "java,mcp,$mode")" \
+        "$(of cpu_pg "java,rest,$mode")" "$(of cpu_pg "java,mcp,$mode")"
+    done
+    echo
+    printf 'MCP fresh against the wrk-driven claim above: %.2f×; against pgbench fresh: %.2f×.\n' \
+      "$(awk -v a="$(of rps java,mcp,fresh)" -v b="$(of rps node,fresh)" 'BEGIN {print a / b}')" \
+      "$(awk -v a="$(of rps java,mcp,fresh)" -v b="$(of rps pg,fresh)" 'BEGIN {print a / b}')"
+    echo
+  fi
   console_queries
 } | tee "$OUT/claim-$STAMP.md"

@@ -6,6 +6,7 @@ import dev.opledger.cli.load.CheckoutLoad;
 import dev.opledger.cli.load.CheckoutResult;
 import dev.opledger.cli.load.ClaimLoad;
 import dev.opledger.cli.load.LoadResult;
+import dev.opledger.cli.load.McpTaskLoad;
 import dev.opledger.cli.token.LocalTokens;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -34,11 +35,15 @@ import picocli.CommandLine.Model.CommandSpec;
     "reads, at least --poll-ms); then submits the next. Operations under way when the time is up are followed to",
     "their end. RESULT: operations, completed (SUCCEEDED within the time), rps, status_reads, p50_ms",
     "and p99_ms (claim sent to SUCCEEDED read), unexpected.",
+    "--mode mcp: new checkouts as task-augmented tools/call of the tool checkout on the node's /mcp",
+    "(2026-07-28, the tasks extension declared in _meta); claims in RESULT are CreateTaskResults.",
+    "--duplicates (claim without --attested, and mcp): each user first creates 20 operations, then",
+    "repeats them at random: 200 Idempotent-Replayed (claim) or the same taskId (mcp) is expected.",
     "--hold: after the warm-up (and its drain) print WARMED and wait for a line on standard input",
     "before measuring, so a script can read counters while nothing is under way."})
 class LoadCommand implements Callable<Integer> {
 
-    enum Mode { CLAIM, CHECKOUT }
+    enum Mode { CLAIM, CHECKOUT, MCP }
 
     private final CliContext context;
 
@@ -62,6 +67,9 @@ class LoadCommand implements Callable<Integer> {
 
     @Option(names = "--attested", description = "claim mode: send a fresh challenge and assertion with every attempt")
     boolean attested;
+
+    @Option(names = "--duplicates", description = "claim (not attested) and mcp modes: repeat operations created first")
+    boolean duplicates;
 
     @Option(names = "--poll-ms", defaultValue = "20",
             description = "checkout mode: the shortest wait in milliseconds between two reads of an operation (default: ${DEFAULT-VALUE})")
@@ -94,6 +102,12 @@ class LoadCommand implements Callable<Integer> {
         if (mode == Mode.CHECKOUT && attested) {
             throw new UsageException("--attested is for --mode claim only");
         }
+        if (duplicates && (mode == Mode.CHECKOUT || attested)) {
+            throw new UsageException("--duplicates is for --mode claim without --attested, and --mode mcp");
+        }
+        if (mode == Mode.MCP && attested) {
+            throw new UsageException("--attested is for --mode claim only");
+        }
         if (pollMillis < 1 || patience < 1 || waitSeconds < 0) {
             throw new UsageException("--poll-ms and --patience must be positive, --wait not negative");
         }
@@ -101,6 +115,12 @@ class LoadCommand implements Callable<Integer> {
         Function<String, String> tokenFor = subject ->
                 LocalTokens.mint(subject, context.jwtSecret(), context.clock().instant(), Duration.ofHours(2));
         Runnable afterWarmUp = hold ? () -> awaitGo(out) : () -> { };
+        if (mode == Mode.MCP) {
+            var load = new McpTaskLoad(server, clients, duplicates, tokenFor);
+            LoadResult result = load.run(Duration.ofSeconds(warmUp), afterWarmUp, Duration.ofSeconds(duration));
+            out.println(result.line());
+            return result.unexpected() == 0 ? 0 : 1;
+        }
         try (var node = new NodeClient(server)) {
             if (mode == Mode.CHECKOUT) {
                 var load = new CheckoutLoad(node, clients, Duration.ofMillis(pollMillis), Duration.ofSeconds(waitSeconds),
@@ -109,7 +129,7 @@ class LoadCommand implements Callable<Integer> {
                 out.println(result.line());
                 return result.unexpected() == 0 ? 0 : 1;
             }
-            var load = new ClaimLoad(node, clients, attested, new AppId(app), tokenFor);
+            var load = new ClaimLoad(node, clients, attested, duplicates, new AppId(app), tokenFor);
             LoadResult result = load.run(Duration.ofSeconds(warmUp), afterWarmUp, Duration.ofSeconds(duration));
             out.println(result.line());
             return result.unexpected() == 0 ? 0 : 1;

@@ -29,16 +29,27 @@ public final class ClaimLoad {
     private final boolean attested;
     private final List<Client> clients = new ArrayList<>();
 
-    private record Client(String token, SimulatedDevice device) {
+    private final boolean duplicates;
+
+    private record Client(String token, SimulatedDevice device, List<OperationId> created) {
     }
 
     private record Tally(long claims, long requests, long unexpected, long[] latencies) {
     }
 
-    /** Registers one device per client when attested. */
-    public ClaimLoad(NodeClient node, int clientCount, boolean attested, AppId app, Function<String, String> tokenFor) {
+    /**
+     * Registers one device per client when attested; with {@code duplicates} (never attested),
+     * each client first claims {@value McpTaskLoad#DUPLICATE_KEYS} operations, which its loop then
+     * repeats at random, expecting 200 {@code Idempotent-Replayed}.
+     */
+    public ClaimLoad(NodeClient node, int clientCount, boolean attested, boolean duplicates, AppId app,
+            Function<String, String> tokenFor) {
+        if (attested && duplicates) {
+            throw new IllegalArgumentException("duplicates are repeated without attestation");
+        }
         this.node = node;
         this.attested = attested;
+        this.duplicates = duplicates;
         for (int i = 0; i < clientCount; i++) {
             String token = tokenFor.apply("load-" + i + "-" + System.nanoTime());
             var device = SimulatedDevice.create(app, AttestEnvironment.DEVELOPMENT);
@@ -50,7 +61,16 @@ public final class ClaimLoad {
                     throw new IllegalStateException("registering a load device failed: HTTP " + reply.status());
                 }
             }
-            clients.add(new Client(token, device));
+            List<OperationId> created = new ArrayList<>();
+            for (int k = 0; duplicates && k < McpTaskLoad.DUPLICATE_KEYS; k++) {
+                var operationId = OperationId.random();
+                int status = node.submitUnattested(token, operationId, BODY, Duration.ZERO).status();
+                if (status != 202) {
+                    throw new IllegalStateException("claiming an operation to repeat failed: HTTP " + status);
+                }
+                created.add(operationId);
+            }
+            clients.add(new Client(token, device, created));
         }
     }
 
@@ -89,22 +109,27 @@ public final class ClaimLoad {
         int recorded = 0;
         byte[] payloadHash = Command.parse(BODY).payloadHash().bytes();
         while (!stop.get()) {
-            var operationId = OperationId.random();
+            var operationId = duplicates
+                    ? client.created().get(java.util.concurrent.ThreadLocalRandom.current().nextInt(client.created().size()))
+                    : OperationId.random();
             long began = System.nanoTime();
             try {
-                int status;
+                boolean expected;
                 if (attested) {
                     Challenge challenge = node.challenge(client.token());
                     requests++;
                     byte[] assertion = client.device().assertion(ClientData.hashOfAttempt(challenge.bytes(), operationId,
                             new dev.opledger.operation.PayloadHash(payloadHash)));
-                    status = node.submit(client.token(), new AttemptHeaders(operationId, client.device().keyId(),
-                            challenge, assertion), BODY).status();
+                    expected = node.submit(client.token(), new AttemptHeaders(operationId, client.device().keyId(),
+                            challenge, assertion), BODY).status() == 202;
                 } else {
-                    status = node.submitUnattested(client.token(), operationId, BODY, Duration.ZERO).status();
+                    var reply = node.submitUnattested(client.token(), operationId, BODY, Duration.ZERO);
+                    expected = duplicates
+                            ? reply.status() == 200 && reply.header("Idempotent-Replayed").filter("true"::equals).isPresent()
+                            : reply.status() == 202;
                 }
                 requests++;
-                if (status == 202) {
+                if (expected) {
                     claims++;
                     if (recorded == latencies.length) {
                         latencies = java.util.Arrays.copyOf(latencies, latencies.length * 2);

@@ -3,9 +3,10 @@ package dev.opledger.cli.load;
 /**
  * What a measured load phase did.
  *
- * @param claims attempts answered 202 (each a new operation)
+ * @param claims attempts answered as expected: 202 (a new operation), 200 {@code Idempotent-Replayed}
+ *     (a repeat), or a CreateTaskResult (MCP, with the repeated call's taskId for a repeat)
  * @param requests HTTP requests sent (a challenge and a claim per attested attempt)
- * @param unexpected answers other than 201 (challenge) or 202 (claim), and transport failures
+ * @param unexpected any other answer, and transport failures
  * @param latenciesNanos per attempt, from the challenge request (attested) or the claim (plain) to the 202
  */
 public record LoadResult(long claims, long requests, long unexpected, double seconds, long[] latenciesNanos) {

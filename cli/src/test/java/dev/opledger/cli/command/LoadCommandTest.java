@@ -25,6 +25,22 @@ class LoadCommandTest {
     }
 
     @Test
+    void duplicatesAreNeverAttestedNorCheckouts() throws Exception {
+        try (var node = FakeNode.start()) {
+            for (String mode : new String[] {"checkout", "claim --attested"}) {
+                var args = new java.util.ArrayList<>(java.util.List.of("load", "--server", node.uri().toString(),
+                        "--duplicates", "--mode"));
+                args.addAll(java.util.List.of(mode.split(" ")));
+                var run = CliRun.run(CliRun.context(home), args.toArray(String[]::new));
+
+                assertThat(run.exitCode()).isEqualTo(2);
+                assertThat(run.err()).contains("--duplicates is for --mode claim without --attested, and --mode mcp");
+            }
+            assertThat(node.requests).isEmpty();
+        }
+    }
+
+    @Test
     void refusesAPollIntervalThatIsNotPositive() throws Exception {
         try (var node = FakeNode.start()) {
             var run = CliRun.run(CliRun.context(home), "load", "--server", node.uri().toString(), "--mode", "CHECKOUT",
@@ -37,10 +53,10 @@ class LoadCommandTest {
     }
 
     @Test
-    void knowsOnlyItsTwoModes() {
+    void knowsOnlyItsThreeModes() {
         var run = CliRun.run(CliRun.context(home), "load", "--mode", "attest");
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("--mode").contains("CLAIM").contains("CHECKOUT");
+        assertThat(run.err()).contains("--mode").contains("CLAIM").contains("CHECKOUT").contains("MCP");
     }
 }
