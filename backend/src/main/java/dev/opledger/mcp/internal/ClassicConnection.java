@@ -1,6 +1,8 @@
 package dev.opledger.mcp.internal;
 
 import dev.opledger.mcp.ListedTool;
+import dev.opledger.mcp.TaskCancellation;
+import dev.opledger.mcp.TaskState;
 import dev.opledger.mcp.ToolHints;
 import dev.opledger.mcp.ToolReply;
 import io.modelcontextprotocol.client.McpClient;
@@ -86,6 +88,19 @@ final class ClassicConnection implements McpConnection {
         } catch (ExecutionException e) {
             throw e.getCause() instanceof RuntimeException failure ? failure : new IllegalStateException(e.getCause());
         }
+    }
+
+    /** 2025-11-25 has no tasks: nothing is sent, and the task is unknown here. */
+    @Override
+    public TaskState task(String taskId, Duration timeout) {
+        return new TaskState.NotFound("MCP " + protocol() + " has no tasks: task " + taskId + " is unknown to "
+                + server.location());
+    }
+
+    /** 2025-11-25 has no {@code tasks/cancel}: nothing is sent, and the request counts as refused. */
+    @Override
+    public TaskCancellation cancelTask(String taskId, Duration timeout) {
+        return TaskCancellation.REFUSED;
     }
 
     @Override

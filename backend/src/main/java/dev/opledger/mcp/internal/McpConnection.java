@@ -35,15 +35,19 @@ sealed interface McpConnection extends AutoCloseable permits ModernConnection, C
         return new ToolAnswer.Replied(call(tool, arguments, meta, timeout));
     }
 
-    /** {@code tasks/get}; only a revision with the extension has tasks. */
-    default TaskState task(String taskId, Duration timeout) {
-        throw new UnsupportedOperationException("MCP " + protocol() + " has no tasks: task " + taskId + " is unknown");
-    }
+    /**
+     * {@code tasks/get}. A revision without the extension has no tasks: it answers
+     * {@link TaskState.NotFound} without sending anything (a handle stored while the server spoke
+     * 2026-07-28 and read after it was reconnected on 2025-11-25 is unknown to it, and the effect
+     * gateway treats it as any unknown task: the outcome is unknown, for the repeat class to decide).
+     */
+    TaskState task(String taskId, Duration timeout);
 
-    /** {@code tasks/cancel}; only a revision with the extension has tasks. */
-    default TaskCancellation cancelTask(String taskId, Duration timeout) {
-        throw new UnsupportedOperationException("MCP " + protocol() + " has no tasks: task " + taskId + " is unknown");
-    }
+    /**
+     * {@code tasks/cancel}. A revision without the extension has no such method: it answers
+     * {@link TaskCancellation#REFUSED} without sending anything.
+     */
+    TaskCancellation cancelTask(String taskId, Duration timeout);
 
     /** Every tool the server lists (all pages), as listed. */
     List<ListedTool> listTools();

@@ -3,6 +3,8 @@ package dev.opledger.mcp.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.opledger.mcp.TaskCancellation;
+import dev.opledger.mcp.TaskState;
 import dev.opledger.mcp.ToolHints;
 import dev.opledger.mcp.ToolRef;
 import dev.opledger.mcp.ToolReply;
@@ -117,6 +119,24 @@ class ClassicOnlyServerIT {
         assertThatThrownBy(() -> client.call(new ToolRef("shop", "lookup"), Map.of("sku", "SKU-MUG")))
                 .isInstanceOf(ToolTransportException.class)
                 .hasMessageContaining("MCP 2026-07-28");
+    }
+
+    /**
+     * A handle stored while a server spoke 2026-07-28, read after it came back on 2025-11-25: the
+     * answers are typed (an unknown task, a refused cancel), nothing is sent, and the connection
+     * stays (no transport failure that would replace it or leave the outcome "may or may not").
+     */
+    @Test
+    void aTaskOnARevisionWithoutTasksIsUnknownAndItsCancelRefusedWithoutATransportFailure() throws Exception {
+        var client = client(McpProtocol.CLASSIC);
+        var shop = new ToolRef("shop", "lookup");
+        client.call(shop, Map.of("sku", "SKU-MUG"));
+
+        assertThat(client.task(shop, "task-from-before")).isInstanceOfSatisfying(TaskState.NotFound.class,
+                notFound -> assertThat(notFound.message()).contains("2025-11-25").contains("task-from-before"));
+        assertThat(client.cancelTask(shop, "task-from-before")).isEqualTo(TaskCancellation.REFUSED);
+        assertThat(client.protocol("shop")).contains(McpProtocol.CLASSIC);
+        assertThat(client.call(shop, Map.of("sku", "SKU-MUG")).error()).isFalse();
     }
 
     @Test
