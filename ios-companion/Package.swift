@@ -10,5 +10,7 @@ let package = Package(
     targets: [
         .target(name: "OpledgerCompanion"),
         .testTarget(name: "OpledgerCompanionTests", dependencies: ["OpledgerCompanion"]),
+        // against a real node: ios-companion/e2e-linux.sh (skipped without one)
+        .testTarget(name: "OpledgerCompanionEndToEndTests", dependencies: ["OpledgerCompanion"]),
     ]
 )

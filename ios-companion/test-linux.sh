@@ -7,6 +7,11 @@
 #   ios-companion/test-linux.sh --setup       only build (or check) the chroot
 #   ios-companion/test-linux.sh --if-changed  the same as the first, unless these exact inputs
 #                                             (ios-companion/ and the shared vectors) passed before
+#   ios-companion/test-linux.sh --e2e         only the end-to-end tests, against the node that
+#                                             OPLEDGER_E2E_NODE names (ios-companion/e2e-linux.sh
+#                                             starts one and sets it, OPLEDGER_E2E_TOKEN and
+#                                             OPLEDGER_E2E_JDK: a JDK bound read-only into the chroot
+#                                             at /jdk, for the CLI's development authority)
 #
 # OPLEDGER_SWIFT_CACHE (default /var/cache/opledger-swift) holds the chroot, SwiftPM's scratch
 # directory and the stamp of the inputs that last passed; delete it to start cold. Measured on
@@ -47,7 +52,7 @@ mount_into_chroot() {
 
 unmount_stale() {
   local point
-  for point in "$ROOT/scratch" "$ROOT/repo" "$ROOT/dev" "$ROOT/proc"; do
+  for point in "$ROOT/jdk" "$ROOT/scratch" "$ROOT/repo" "$ROOT/dev" "$ROOT/proc"; do
     if mountpoint -q "$point"; then umount -l "$point"; fi
   done
 }
@@ -120,11 +125,28 @@ mount -o remount,bind,ro "$ROOT/repo"
 mount --bind "$CACHE/scratch" "$ROOT/scratch"
 mounted+=("$ROOT/scratch")
 
+e2e=()
+if [ "${1:-}" = "--e2e" ]; then
+  : "${OPLEDGER_E2E_NODE:?--e2e needs OPLEDGER_E2E_NODE (ios-companion/e2e-linux.sh sets it)}"
+  : "${OPLEDGER_E2E_TOKEN:?--e2e needs OPLEDGER_E2E_TOKEN}" "${OPLEDGER_E2E_JDK:?--e2e needs OPLEDGER_E2E_JDK}"
+  # the host's JDK runs in the chroot (trixie's glibc is newer than the one it was built for)
+  mkdir -p "$ROOT/jdk"
+  mount --bind "$OPLEDGER_E2E_JDK" "$ROOT/jdk"
+  mounted+=("$ROOT/jdk")
+  mount -o remount,bind,ro "$ROOT/jdk"
+  e2e=(OPLEDGER_E2E_NODE="$OPLEDGER_E2E_NODE" OPLEDGER_E2E_TOKEN="$OPLEDGER_E2E_TOKEN" OPLEDGER_E2E_JAVA=/jdk/bin/java
+       OPLEDGER_E2E_CLI_JAR=/repo/cli/target/opledger-cli.jar OPLEDGER_E2E_APP="${OPLEDGER_E2E_APP:-OPLEDGERDV.dev.opledger.simulator}")
+fi
+
 in_chroot() {
   chroot "$ROOT" /usr/bin/env HOME=/root LANG=C.UTF-8 \
-    OPLEDGER_VECTORS_DIR=/repo/protocol/src/test/resources/vectors \
+    OPLEDGER_VECTORS_DIR=/repo/protocol/src/test/resources/vectors "${e2e[@]}" \
     /bin/sh -c "cd /repo/ios-companion && $*"
 }
 in_chroot swift build --scratch-path /scratch --build-tests
+if [ ${#e2e[@]} -gt 0 ]; then
+  in_chroot swift test --scratch-path /scratch --skip-build --filter OpledgerCompanionEndToEndTests
+  exit 0
+fi
 in_chroot swift test --scratch-path /scratch --skip-build
 echo "$hash_before" >"$STAMP"

@@ -5,7 +5,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-@Command(name = "device", description = "Simulated App Attest devices.", subcommands = DeviceCreateCommand.class)
+@Command(name = "device", description = "Simulated App Attest devices.", subcommands = {DeviceCreateCommand.class, DeviceAttestCommand.class})
 class DeviceCommand implements Runnable {
 
     @Spec

@@ -77,12 +77,32 @@ public final class SimulatedDevice {
 
     /** The attestation object, as {@code attestKey(keyId, clientDataHash)} returns it. */
     public byte[] attestation(byte[] clientDataHash) {
+        return attestation(publicKey, app, environment, variant, clock, clientDataHash);
+    }
+
+    /**
+     * The attestation object an iPhone would return for a P-256 key held elsewhere (its 65-byte
+     * uncompressed {@code point}), certified by the {@link DevAuthority}: for a client that has
+     * its own software key but no App Attest authority, such as the Swift package's end-to-end
+     * test on Linux. Its assertions are the client's to sign (counter from 1).
+     *
+     * @throws IllegalArgumentException if {@code point} is not a P-256 point or the hash not 32 bytes
+     */
+    public static byte[] attestationOf(byte[] point, AppId app, AttestEnvironment environment, byte[] clientDataHash) {
+        return attestation(EcKeys.publicKey(point), app, environment, DeviceVariant.APPLE, Clock.systemUTC(),
+                clientDataHash);
+    }
+
+    private static byte[] attestation(PublicKey publicKey, AppId app, AttestEnvironment environment,
+            DeviceVariant variant, Clock clock, byte[] clientDataHash) {
         requireHash(clientDataHash);
+        byte[] point = EcKeys.point(publicKey);
+        byte[] keyId = Digests.sha256(point);
         Instant now = clock.instant();
         byte[] credentialId = variant.credentialIdNotKeyId() ? Digests.sha256(keyId) : keyId;
-        byte[] authData = AuthenticatorDataWriter.attestation(rpIdHash(), variant.nonZeroCounter() ? 1 : 0, aaguid(),
-                credentialId, point, AuthenticatorDataWriter.extension(variant.ios27()));
-        byte[] nonce = Digests.sha256(authData, signed(clientDataHash));
+        byte[] authData = AuthenticatorDataWriter.attestation(rpIdHash(variant, app), variant.nonZeroCounter() ? 1 : 0,
+                aaguid(variant, environment), credentialId, point, AuthenticatorDataWriter.extension(variant.ios27()));
+        byte[] nonce = Digests.sha256(authData, signed(variant, clientDataHash));
         var authority = DevAuthority.get();
         List<X509Certificate> chain = LeafCertificates.chain(authority, publicKey, keyId, nonce, variant, now);
         byte[] receipt = ReceiptWriter.attestationReceipt(authority.receiptSignerIssuer(), authority.root(), app,
@@ -105,10 +125,10 @@ public final class SimulatedDevice {
             throw new IllegalStateException("the counter is exhausted: attest a new key");
         }
         counter++;
-        byte[] authData = AuthenticatorDataWriter.assertion(rpIdHash(), counter,
+        byte[] authData = AuthenticatorDataWriter.assertion(rpIdHash(variant, app), counter,
                 AuthenticatorDataWriter.extension(variant.ios27()));
         Map<String, Object> object = new LinkedHashMap<>();
-        object.put("signature", sign(Digests.sha256(authData, signed(clientDataHash))));
+        object.put("signature", sign(Digests.sha256(authData, signed(variant, clientDataHash))));
         object.put("authenticatorData", authData);
         return Cbor.encode(object);
     }
@@ -140,11 +160,11 @@ public final class SimulatedDevice {
         return environment;
     }
 
-    private byte[] rpIdHash() {
+    private static byte[] rpIdHash(DeviceVariant variant, AppId app) {
         return variant.rpIdOf() != null ? variant.rpIdOf().rpIdHash() : app.rpIdHash();
     }
 
-    private byte[] aaguid() {
+    private static byte[] aaguid(DeviceVariant variant, AttestEnvironment environment) {
         if (!variant.wrongEnvironment()) {
             return environment.aaguid();
         }
@@ -153,7 +173,7 @@ public final class SimulatedDevice {
     }
 
     /** The clientDataHash that goes into the nonce: another one for the wrong-nonce fault. */
-    private byte[] signed(byte[] clientDataHash) {
+    private static byte[] signed(DeviceVariant variant, byte[] clientDataHash) {
         return variant.wrongNonce() ? Digests.sha256(clientDataHash) : clientDataHash;
     }
 
