@@ -31,6 +31,11 @@ final class Checkouts {
         return subject;
     }
 
+    /** The subject's bearer token (local profile), for calls over MCP. */
+    String token() {
+        return token;
+    }
+
     /** The contract's minimal arguments: one espresso for {@code amount} EUR, a receipt to ann. */
     static String arguments(String amount) {
         return "{\"sku\":\"SKU-ESPRESSO\",\"quantity\":1,\"amount\":" + amount
@@ -43,6 +48,41 @@ final class Checkouts {
         var response = node.api().submit(token, operationId, ApiClient.command("checkout", arguments));
         assertThat(response.statusCode()).as("submitting %s: %s", arguments, response.body()).isEqualTo(202);
         return operationId;
+    }
+
+    /** {@code POST /v1/operations/{operationId}/cancel} on a node, as the app would. */
+    java.net.http.HttpResponse<String> cancel(ChildNode node, String operationId) {
+        return node.api().cancel(token, operationId);
+    }
+
+    /** The operation's cancel record: {@code resolution}, {@code acknowledged_by}, {@code resolution_step}; empty without one. */
+    java.util.Map<String, Object> cancelRecord(String operationId) throws SQLException {
+        try (Connection db = E2eDatabase.connect(database);
+                var query = db.prepareStatement("SELECT c.resolution, c.acknowledged_by, c.resolution_step "
+                        + "FROM operation_cancel c JOIN operation o ON o.id = c.operation_ref "
+                        + "WHERE o.subject_id = ? AND o.operation_id = ?::uuid")) {
+            query.setString(1, subject);
+            query.setString(2, operationId);
+            try (var rows = query.executeQuery()) {
+                var record = new java.util.LinkedHashMap<String, Object>();
+                if (rows.next()) {
+                    for (String column : List.of("resolution", "acknowledged_by", "resolution_step")) {
+                        record.put(column, rows.getString(column));
+                    }
+                }
+                return record;
+            }
+        }
+    }
+
+    /** The operation's events on the outbox from its {@code CancelRequested} on, {@code type[:tool@step]}, in order. */
+    List<String> eventsFromTheCancel(String operationId) throws SQLException {
+        try (Connection db = E2eDatabase.connect(database)) {
+            return E2eQueries.list(db, "SELECT type || coalesce(':' || tool || '@' || step_key, '') FROM outbox_event "
+                    + "WHERE operation_id = ?::uuid AND sequence >= (SELECT sequence FROM outbox_event "
+                    + "WHERE operation_id = ?::uuid AND type = 'CancelRequested') ORDER BY sequence", operationId,
+                    operationId).stream().map(String.class::cast).toList();
+        }
     }
 
     /** The status the API shows the subject. */
