@@ -34,9 +34,6 @@ public final class ClaimLoad {
     private record Client(String token, SimulatedDevice device, List<OperationId> created) {
     }
 
-    private record Tally(long claims, long requests, long unexpected, long[] latencies) {
-    }
-
     /**
      * Registers one device per client when attested; with {@code duplicates} (never attested),
      * each client first claims {@value McpTaskLoad#DUPLICATE_KEYS} operations, which its loop then
@@ -80,19 +77,7 @@ public final class ClaimLoad {
         afterWarmUp.run();
         long start = System.nanoTime();
         List<Tally> tallies = phase(measured);
-        double seconds = (System.nanoTime() - start) / 1e9;
-        long claims = 0;
-        long requests = 0;
-        long unexpected = 0;
-        List<long[]> latencies = new ArrayList<>();
-        for (Tally tally : tallies) {
-            claims += tally.claims();
-            requests += tally.requests();
-            unexpected += tally.unexpected();
-            latencies.add(tally.latencies());
-        }
-        long[] all = latencies.stream().flatMapToLong(java.util.Arrays::stream).toArray();
-        return new LoadResult(claims, requests, unexpected, seconds, all);
+        return Tally.sum(tallies, (System.nanoTime() - start) / 1e9);
     }
 
     private List<Tally> phase(Duration length) throws Exception {

@@ -46,9 +46,6 @@ public final class McpTaskLoad {
             List<String> taskIds) {
     }
 
-    private record Tally(long tasks, long requests, long unexpected, long[] latencies) {
-    }
-
     /** The outcome of one call: the taskId of its CreateTaskResult, or why there is none. */
     sealed interface Answer {
         record Task(String taskId) implements Answer {
@@ -91,19 +88,7 @@ public final class McpTaskLoad {
         afterWarmUp.run();
         long start = System.nanoTime();
         List<Tally> tallies = phase(measured);
-        double seconds = (System.nanoTime() - start) / 1e9;
-        long tasks = 0;
-        long requests = 0;
-        long unexpected = 0;
-        List<long[]> latencies = new ArrayList<>();
-        for (Tally tally : tallies) {
-            tasks += tally.tasks();
-            requests += tally.requests();
-            unexpected += tally.unexpected();
-            latencies.add(tally.latencies());
-        }
-        return new LoadResult(tasks, requests, unexpected, seconds,
-                latencies.stream().flatMapToLong(Arrays::stream).toArray());
+        return Tally.sum(tallies, (System.nanoTime() - start) / 1e9);
     }
 
     private List<Tally> phase(Duration length) throws Exception {
