@@ -54,15 +54,19 @@ public final class EcKeys {
         return point;
     }
 
-    /** The P-256 key of an uncompressed point; the JDK refuses points that are not on the curve. */
+    /**
+     * The P-256 key of an uncompressed point. The JDK's KeyFactory does not check that the point
+     * lies on the curve, so Bouncy Castle's decoder does it first, as the node's verifier does.
+     */
     public static PublicKey publicKey(byte[] point) {
         if (point.length != POINT_BYTES || point[0] != 0x04) {
             throw new IllegalArgumentException("a P-256 public key is a 65-byte uncompressed point");
         }
         try {
+            org.bouncycastle.asn1.x9.ECNamedCurveTable.getByName("secp256r1").getCurve().decodePoint(point);
             byte[] spki = new SubjectPublicKeyInfo(P256_ALGORITHM, point).getEncoded(ASN1Encoding.DER);
             return KeyFactory.getInstance("EC").generatePublic(new X509EncodedKeySpec(spki));
-        } catch (IOException | GeneralSecurityException e) {
+        } catch (IOException | GeneralSecurityException | IllegalArgumentException e) {
             throw new IllegalArgumentException("not a point on P-256: " + e.getMessage(), e);
         }
     }
