@@ -1,5 +1,6 @@
 package dev.opledger.api;
 
+import org.apache.coyote.BadRequestException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -83,6 +84,17 @@ class ApiExceptionHandler {
     @ExceptionHandler
     ResponseEntity<ProblemDetail> noSuchRoute(NoResourceFoundException e) {
         return problem(ApiProblem.of(ProblemType.NOT_FOUND, "there is no resource at " + e.getResourcePath(), null));
+    }
+
+    /**
+     * Tomcat raises this while the body is read when its framing does not parse (a chunk header
+     * that is not hex, an oversized chunk extension): the client's fault, answered as such and not
+     * logged as a failure of the node.
+     */
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> unreadableFraming(BadRequestException e) {
+        return problem(ApiProblem.of(ProblemType.MALFORMED_BODY,
+                "the request body's framing does not parse (chunked transfer coding)", null));
     }
 
     @ExceptionHandler
