@@ -44,17 +44,16 @@ public final class OperationSpans {
 
     /** A new span, a child of the current one, current until the scope closes; it ends then. */
     public Scope start(String name, OperationId operationId) {
-        Span span = tracer.nextSpan().name(name).tag(OPERATION_ID, operationId.toString()).start();
-        Tracer.SpanInScope inScope = tracer.withSpan(span);
-        return () -> {
-            inScope.close();
-            span.end();
-        };
+        return started(tracer.nextSpan().name(name).tag(OPERATION_ID, operationId.toString()));
     }
 
-    /** As {@link #start}, with a start and end of its own for each call, for a step of a run or an event. */
+    /** As {@link #start(String, OperationId)}, with one more attribute (bounded or not: attributes are not tags). */
     public Scope start(String name, OperationId operationId, String attribute, String value) {
-        Span span = tracer.nextSpan().name(name).tag(OPERATION_ID, operationId.toString()).tag(attribute, value).start();
+        return started(tracer.nextSpan().name(name).tag(OPERATION_ID, operationId.toString()).tag(attribute, value));
+    }
+
+    private Scope started(Span span) {
+        span.start();
         Tracer.SpanInScope inScope = tracer.withSpan(span);
         return () -> {
             inScope.close();
