@@ -10,6 +10,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 import org.springframework.security.authorization.AuthorizationDecision;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.core.Authentication;
@@ -40,8 +41,11 @@ class ApiSecurityConfiguration {
     @Order(1)
     SecurityFilterChain apiFilterChain(HttpSecurity http, ProblemResponseWriter problems,
             ObjectProvider<JwtDecoder> decoder, Environment environment) throws Exception {
+        // the API's description is public (docs/integrator-guide.md); everything else needs a token
         http.securityMatcher("/v1/**")
-                .authorizeHttpRequests(requests -> requests.anyRequest().authenticated());
+                .authorizeHttpRequests(requests -> requests
+                        .requestMatchers(HttpMethod.GET, ApiDescriptionController.PATH).permitAll()
+                        .anyRequest().authenticated());
         return bearerOnly(http, problems, decoder, environment).build();
     }
 

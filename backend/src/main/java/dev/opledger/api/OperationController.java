@@ -1,5 +1,6 @@
 package dev.opledger.api;
 
+import dev.opledger.operation.OperationSpans;
 import dev.opledger.attest.AttemptHeaders;
 import dev.opledger.claim.CancelChannel;
 import dev.opledger.claim.CancelOutcome;
@@ -66,9 +67,11 @@ class OperationController {
     private final OperationWaits waits;
     private final RequestBodyReader bodies;
     private final ApiProperties properties;
+    private final OperationSpans spans;
 
     OperationController(SubmissionService submissions, ClaimService claims, CancelService cancels,
-            OperationWaits waits, RequestBodyReader bodies, ApiProperties properties) {
+            OperationWaits waits, RequestBodyReader bodies, ApiProperties properties, OperationSpans spans) {
+        this.spans = spans;
         this.submissions = submissions;
         this.claims = claims;
         this.cancels = cancels;
@@ -80,6 +83,7 @@ class OperationController {
     @PostMapping(path = "/v1/operations", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<?> submit(Authentication caller, HttpServletRequest request) throws IOException {
         OperationId operationId = IdempotencyKey.from(request);
+        spans.tagCurrent(operationId); // the request's span: an attribute, never a metric tag
         try (var ignored = OperationMdc.put(operationId)) {
             SubmissionOutcome outcome = submissions.submit(submission(caller, request, operationId));
             return switch (outcome) {
@@ -101,6 +105,7 @@ class OperationController {
     DeferredResult<ResponseEntity<?>> submitWaiting(Authentication caller, HttpServletRequest request)
             throws IOException {
         OperationId operationId = IdempotencyKey.from(request);
+        spans.tagCurrent(operationId);
         try (var ignored = OperationMdc.put(operationId)) {
             SubmissionOutcome outcome = submissions.submit(submission(caller, request, operationId));
             Optional<Duration> wait = PreferWait.from(request.getHeaders(PreferWait.PREFER), properties.maxWait());
@@ -121,6 +126,7 @@ class OperationController {
     @PostMapping("/v1/operations/{operationId}/cancel")
     ResponseEntity<OperationResponse> cancel(Authentication caller, @PathVariable String operationId) {
         OperationId id = parsePathId(operationId);
+        spans.tagCurrent(id);
         try (var ignored = OperationMdc.put(id)) {
             return switch (cancels.cancelOwn(subject(caller), id, CancelChannel.REST)) {
                 case CancelOutcome.Pending pending ->
@@ -136,6 +142,7 @@ class OperationController {
     @GetMapping("/v1/operations/{operationId}")
     ResponseEntity<OperationResponse> find(Authentication caller, @PathVariable String operationId) {
         OperationId id = parsePathId(operationId);
+        spans.tagCurrent(id);
         return claims.find(subject(caller), id)
                 .map(operation -> ResponseEntity.ok(OperationResponse.of(operation)))
                 .orElseThrow(() -> notFound(id));
@@ -149,6 +156,7 @@ class OperationController {
     DeferredResult<ResponseEntity<?>> findWaiting(Authentication caller, @PathVariable String operationId,
             HttpServletRequest request) {
         OperationId id = parsePathId(operationId);
+        spans.tagCurrent(id);
         OperationState current = claims.find(subject(caller), id).orElseThrow(() -> notFound(id));
         return waited(current, PreferWait.from(request.getHeaders(PreferWait.PREFER), properties.maxWait()),
                 ResponseEntity::ok);

@@ -1,5 +1,6 @@
 package dev.opledger.claim;
 
+import dev.opledger.claim.internal.LeaseMeters;
 import dev.opledger.claim.internal.LifecycleStatements;
 import dev.opledger.claim.internal.OperationNotifications;
 import dev.opledger.operation.Fence;
@@ -29,10 +30,12 @@ public class LifecycleService {
 
     private final LifecycleStatements statements;
     private final OperationNotifications notifications;
+    private final LeaseMeters meters;
 
-    LifecycleService(LifecycleStatements statements, OperationNotifications notifications) {
+    LifecycleService(LifecycleStatements statements, OperationNotifications notifications, LeaseMeters meters) {
         this.statements = statements;
         this.notifications = notifications;
+        this.meters = meters;
     }
 
     /** Up to {@code max} operations, ACCEPTED first, then RUNNING ones whose lease expired; now RUNNING for {@code node}. */
@@ -40,7 +43,12 @@ public class LifecycleService {
         if (max < 1) {
             return List.of();
         }
-        return statements.lease(node, max, lease);
+        List<LeasedOperation> leased = statements.lease(node, max, lease);
+        int takenOver = (int) leased.stream().filter(o -> o.leasedFrom() == OperationStatus.RUNNING).count();
+        if (takenOver > 0) {
+            meters.tookOver(takenOver);
+        }
+        return leased;
     }
 
     /**
@@ -51,7 +59,12 @@ public class LifecycleService {
         if (fences.isEmpty()) {
             return Heartbeat.NONE;
         }
-        return statements.heartbeat(node, fences, lease);
+        Heartbeat beat = statements.heartbeat(node, fences, lease);
+        int lost = (int) fences.stream().distinct().filter(fence -> !beat.held().contains(fence)).count();
+        if (lost > 0) {
+            meters.heartbeatRefused(lost);
+        }
+        return beat;
     }
 
     /**
@@ -79,7 +92,7 @@ public class LifecycleService {
 
     // every status a run ends in ends a wait: its waiters here get the state the statement returned
     private boolean settled(Optional<OperationState> finished) {
-        finished.ifPresent(notifications::settled);
+        finished.ifPresentOrElse(notifications::settled, meters::finishRefused);
         return finished.isPresent();
     }
 

@@ -6,6 +6,7 @@ import dev.opledger.classification.ToolClass;
 import dev.opledger.effect.internal.CrashPoint;
 import dev.opledger.effect.internal.CrashPoint.Point;
 import dev.opledger.effect.internal.EffectRecord;
+import dev.opledger.effect.internal.EffectMeters;
 import dev.opledger.effect.internal.EffectRecords;
 import dev.opledger.effect.internal.RegistryCheck;
 import dev.opledger.effect.internal.StepLocks;
@@ -19,6 +20,7 @@ import dev.opledger.mcp.ToolReply;
 import dev.opledger.mcp.ToolTransportException;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationMdc;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -67,30 +69,47 @@ public class EffectGateway {
     private final Supplier<ToolClient> tools;
     private final EffectProperties properties;
     private final CrashPoint crash;
+    private final EffectMeters meters;
     private final StepLocks steps = new StepLocks();
 
     @Autowired
     EffectGateway(EffectRecords records, ClassificationService classification, ObjectProvider<ToolClient> tools,
+            EffectProperties properties, CrashPoint crash, EffectMeters meters) {
+        this(records, classification, (Supplier<ToolClient>) tools::getObject, properties, crash, meters);
+    }
+
+    /** For tests that build a gateway of their own: its effects are counted in a registry of its own. */
+    EffectGateway(EffectRecords records, ClassificationService classification, Supplier<ToolClient> tools,
             EffectProperties properties, CrashPoint crash) {
-        this(records, classification, (Supplier<ToolClient>) tools::getObject, properties, crash);
+        this(records, classification, tools, properties, crash, new EffectMeters(new SimpleMeterRegistry()));
     }
 
     EffectGateway(EffectRecords records, ClassificationService classification, Supplier<ToolClient> tools,
-            EffectProperties properties, CrashPoint crash) {
+            EffectProperties properties, CrashPoint crash, EffectMeters meters) {
         this.records = records;
         this.classification = classification;
         this.tools = tools;
         this.properties = properties;
         this.crash = crash;
+        this.meters = meters;
     }
 
     public EffectOutcome perform(Effect effect) {
         try (var ignored = OperationMdc.put(effect.operationId())) {
-            return steps.holding(effect.operationId() + " " + effect.stepKey(), () -> performFor(effect));
+            var looked = new ClassLookedUp();
+            EffectOutcome outcome = steps.holding(effect.operationId() + " " + effect.stepKey(),
+                    () -> performFor(effect, looked));
+            meters.count(effect.tool(), looked.repeatClass, outcome); // in memory: no statement
+            return outcome;
         }
     }
 
-    private EffectOutcome performFor(Effect effect) {
+    /** The tool's repeat class, once {@link #performFor} has looked it up (an outcome from the record has none). */
+    private static final class ClassLookedUp {
+        @Nullable RepeatClass repeatClass;
+    }
+
+    private EffectOutcome performFor(Effect effect, ClassLookedUp looked) {
         Optional<String> argumentDigest = records.argumentDigest(effect.arguments());
         if (argumentDigest.isEmpty()) {
             return needsReview(effect, "the arguments of step " + effect.stepKey() + " for " + effect.tool()
@@ -109,6 +128,7 @@ public class EffectGateway {
         ToolClient client = tools.get();
         ToolClass toolClass = classification.classOf(effect.tool(), () -> client.hints(effect.tool()));
         RepeatClass repeatClass = toolClass.repeatClass();
+        looked.repeatClass = repeatClass;
         // a new effect replaces the record only where a call with other arguments cannot add a
         // second effect to the recorded one: the tool's own refusal left none, an idempotent
         // tool's call stands for the state it sets, and a read has no effect

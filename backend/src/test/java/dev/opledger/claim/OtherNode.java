@@ -1,5 +1,6 @@
 package dev.opledger.claim;
 
+import dev.opledger.claim.internal.LeaseMeters;
 import dev.opledger.claim.internal.OperationNotifications;
 import dev.opledger.claim.internal.OperationReader;
 import dev.opledger.claim.internal.OtherNodeParts;
@@ -26,7 +27,8 @@ public final class OtherNode implements AutoCloseable {
         notifications.start();
         OperationNotifications sent = OtherNodeParts.operationNotifications(notifications, reader);
         claims = new ClaimService(OtherNodeParts.claimStatement(jdbc), reader, new SimpleMeterRegistry(), sent);
-        lifecycle = new LifecycleService(OtherNodeParts.lifecycleStatements(jdbc), sent);
+        lifecycle = new LifecycleService(OtherNodeParts.lifecycleStatements(jdbc), sent,
+                new LeaseMeters(new SimpleMeterRegistry()));
     }
 
     @Override

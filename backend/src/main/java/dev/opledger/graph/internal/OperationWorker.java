@@ -1,5 +1,6 @@
 package dev.opledger.graph.internal;
 
+import dev.opledger.operation.OperationSpans;
 import dev.opledger.claim.Heartbeat;
 import dev.opledger.claim.LeasedOperation;
 import dev.opledger.claim.LifecycleService;
@@ -29,6 +30,10 @@ import org.slf4j.LoggerFactory;
  */
 public class OperationWorker {
 
+    static final String RUN_SPAN = "opledger.run";
+
+    private final OperationSpans spans;
+
     private static final Logger log = LoggerFactory.getLogger(OperationWorker.class);
 
     private final String node;
@@ -50,6 +55,13 @@ public class OperationWorker {
 
     public OperationWorker(String node, LifecycleService lifecycle, OperationExecutor executor, WorkerProperties properties,
             OperationRuns held) {
+        this(node, lifecycle, executor, properties, held, OperationSpans.none());
+    }
+
+    /** A worker whose every run is a span ({@value #RUN_SPAN}) tagged with its operationId. */
+    public OperationWorker(String node, LifecycleService lifecycle, OperationExecutor executor, WorkerProperties properties,
+            OperationRuns held, OperationSpans spans) {
+        this.spans = spans;
         this.node = node;
         this.held = held;
         this.lifecycle = lifecycle;
@@ -155,7 +167,8 @@ public class OperationWorker {
 
     private void run(LeasedOperation operation, OperationRun run) {
         HeldLease lease = run.lease().orElseThrow();
-        try (var ignored = OperationMdc.put(operation.operationId())) {
+        try (var ignored = OperationMdc.put(operation.operationId());
+                var span = spans.start(RUN_SPAN, operation.operationId())) {
             ExecutionOutcome outcome;
             try {
                 outcome = executor.execute(operation, lease);

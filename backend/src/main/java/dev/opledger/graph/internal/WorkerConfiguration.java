@@ -1,5 +1,6 @@
 package dev.opledger.graph.internal;
 
+import dev.opledger.operation.OperationSpans;
 import dev.opledger.claim.LifecycleService;
 import dev.opledger.claim.OperationAccepted;
 import dev.opledger.graph.OperationExecutor;
@@ -23,9 +24,9 @@ class WorkerConfiguration {
 
     @Bean
     OperationWorkers operationWorkers(WorkerProperties properties, LifecycleService lifecycle,
-            ObjectProvider<OperationExecutor> executor, OperationRuns runs) {
+            ObjectProvider<OperationExecutor> executor, OperationRuns runs, OperationSpans spans) {
         String node = ManagementFactory.getRuntimeMXBean().getName() + "/" + UUID.randomUUID().toString().substring(0, 8);
-        return new OperationWorkers(node, properties, lifecycle, executor, runs);
+        return new OperationWorkers(node, properties, lifecycle, executor, runs, spans);
     }
 
     /** This node's worker as part of the application's lifecycle; nudged when work is accepted here. */
@@ -36,10 +37,12 @@ class WorkerConfiguration {
         private final LifecycleService lifecycle;
         private final ObjectProvider<OperationExecutor> executor;
         private final OperationRuns runs;
+        private final OperationSpans spans;
         private volatile @Nullable OperationWorker worker;
 
         OperationWorkers(String node, WorkerProperties properties, LifecycleService lifecycle,
-                ObjectProvider<OperationExecutor> executor, OperationRuns runs) {
+                ObjectProvider<OperationExecutor> executor, OperationRuns runs, OperationSpans spans) {
+            this.spans = spans;
             this.node = node;
             this.runs = runs;
             this.properties = properties;
@@ -51,7 +54,7 @@ class WorkerConfiguration {
         public void start() {
             OperationExecutor available = executor.getIfAvailable();
             if (properties.enabled() && available != null) {
-                var started = new OperationWorker(node, lifecycle, available, properties, runs);
+                var started = new OperationWorker(node, lifecycle, available, properties, runs, spans);
                 started.start();
                 worker = started;
             }

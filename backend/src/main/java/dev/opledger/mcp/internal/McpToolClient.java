@@ -1,5 +1,7 @@
 package dev.opledger.mcp.internal;
 
+import org.springframework.beans.factory.annotation.Autowired;
+import dev.opledger.operation.OperationSpans;
 import dev.opledger.mcp.ListedTool;
 import dev.opledger.mcp.TaskCancellation;
 import dev.opledger.mcp.TaskState;
@@ -42,11 +44,23 @@ public class McpToolClient implements ToolClient, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(McpToolClient.class);
 
     private final Map<String, ConfiguredServer> servers;
+    private final OperationSpans spans;
 
+    /** A client that sends no trace context (tests, tools). */
     public McpToolClient(McpProperties properties) {
+        this(properties, OperationSpans.none());
+    }
+
+    /**
+     * A client whose {@code tools/call} requests carry the caller's trace context in their
+     * {@code _meta} ({@code traceparent}, {@code tracestate}: SEP-414's keys).
+     */
+    @Autowired
+    public McpToolClient(McpProperties properties, OperationSpans spans) {
         Map<String, ConfiguredServer> servers = new LinkedHashMap<>();
         properties.servers().forEach((name, settings) -> servers.put(name, new ConfiguredServer(name, settings)));
         this.servers = Map.copyOf(servers);
+        this.spans = spans;
     }
 
     /**
@@ -183,8 +197,9 @@ public class McpToolClient implements ToolClient, AutoCloseable {
         return server;
     }
 
-    private static Map<String, Object> meta(Map<String, Object> arguments) {
+    private Map<String, Object> meta(Map<String, Object> arguments) {
         Map<String, Object> meta = new LinkedHashMap<>();
+        spans.inject(meta::put);
         if (arguments.get("operationId") instanceof String operationId) {
             meta.put(OPERATION_META, operationId);
         }

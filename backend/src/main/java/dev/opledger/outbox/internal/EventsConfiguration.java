@@ -2,6 +2,7 @@ package dev.opledger.outbox.internal;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import dev.opledger.operation.OperationSpans;
 import java.lang.management.ManagementFactory;
 import java.util.HashMap;
 import java.util.Map;
@@ -35,7 +36,7 @@ class EventsConfiguration {
     @Bean
     OutboxRelay outboxRelay(EventsProperties properties, KafkaProperties kafka, JdbcTemplate jdbc,
             PlatformTransactionManager transactionManager, RelayElection election, OutboxRows rows, JsonMapper json,
-            MeterRegistry meters, @Value("${opledger.test.crash-at:}") String crashAt) {
+            MeterRegistry meters, @Value("${opledger.test.crash-at:}") String crashAt, OperationSpans spans) {
         Gauge.builder("opledger.outbox.backlog", rows, OutboxRows::backlog).description("outbox rows not yet published")
                 .register(meters);
         Gauge.builder("opledger.outbox.lag", rows, OutboxRows::lagSeconds).baseUnit("seconds")
@@ -44,9 +45,10 @@ class EventsConfiguration {
         RelayCrashPoint crash = RelayCrashPoint.of(crashAt);
         if (crash != null) {
             return relay(node, properties, kafka, () -> initialised(crash.producer(producerSettings(kafka, properties))),
-                    jdbc, transactionManager, election, rows, json, meters);
+                    jdbc, transactionManager, election, rows, json, meters, spans);
         }
-        return relay(node, properties, kafka, jdbc, transactionManager, election, rows, json, meters);
+        return relay(node, properties, kafka, () -> producer(kafka, properties), jdbc, transactionManager, election, rows,
+                json, meters, spans);
     }
 
     /** A relay named {@code node}; the bean's, or another one in a test. */
@@ -61,8 +63,16 @@ class EventsConfiguration {
     static OutboxRelay relay(String node, EventsProperties properties, KafkaProperties kafka,
             Supplier<Producer<String, byte[]>> producers, JdbcTemplate jdbc, PlatformTransactionManager transactionManager,
             RelayElection election, OutboxRows rows, JsonMapper json, MeterRegistry meters) {
+        return relay(node, properties, kafka, producers, jdbc, transactionManager, election, rows, json, meters,
+                OperationSpans.none());
+    }
+
+    /** As above, each event published in a span of its own whose trace context its record carries. */
+    static OutboxRelay relay(String node, EventsProperties properties, KafkaProperties kafka,
+            Supplier<Producer<String, byte[]>> producers, JdbcTemplate jdbc, PlatformTransactionManager transactionManager,
+            RelayElection election, OutboxRows rows, JsonMapper json, MeterRegistry meters, OperationSpans spans) {
         var batches = new RelayBatch(new TransactionTemplate(transactionManager), jdbc, election, rows,
-                new CloudEventRecords(json, properties.topic(), properties.source()), properties);
+                new CloudEventRecords(json, properties.topic(), properties.source()), properties, spans);
         return new OutboxRelay(node, properties, kafka.buildAdminProperties(), producers, election, batches, rows, meters);
     }
 

@@ -1,5 +1,8 @@
 package dev.opledger.outbox.internal;
 
+import dev.opledger.operation.OperationId;
+import dev.opledger.operation.OperationSpans;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -35,9 +38,11 @@ final class RelayBatch {
     private final OutboxRows rows;
     private final CloudEventRecords records;
     private final EventsProperties properties;
+    private final OperationSpans spans;
 
     RelayBatch(TransactionTemplate transactions, JdbcTemplate jdbc, RelayElection election, OutboxRows rows,
-            CloudEventRecords records, EventsProperties properties) {
+            CloudEventRecords records, EventsProperties properties, OperationSpans spans) {
+        this.spans = spans;
         this.transactions = transactions;
         this.jdbc = jdbc;
         this.election = election;
@@ -67,7 +72,15 @@ final class RelayBatch {
     private void publish(Producer<String, byte[]> producer, List<OutboxEvent> events) {
         producer.beginTransaction();
         try {
-            events.forEach(event -> producer.send(records.of(event)));
+            for (OutboxEvent event : events) {
+                // a span per event, tagged with its operationId; its context rides in the record's headers
+                try (var ignored = spans.start("opledger.outbox.publish", new OperationId(event.operationId()), "opledger.event_type",
+                        String.valueOf(event.type()))) {
+                    var record = records.of(event);
+                    spans.inject((name, value) -> record.headers().add(name, value.getBytes(StandardCharsets.UTF_8)));
+                    producer.send(record);
+                }
+            }
             producer.commitTransaction();
         } catch (ProducerFencedException e) {
             throw e; // another relay's producer took the transactional id: nothing to abort

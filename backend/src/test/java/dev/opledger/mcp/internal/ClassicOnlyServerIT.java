@@ -94,6 +94,35 @@ class ClassicOnlyServerIT {
     }
 
     @Test
+    void aCallInsideASpanCarriesItsW3cTraceContextInTheRequestMeta() throws Exception {
+        var tracing = brave.Tracing.newBuilder().traceId128Bit(true)
+                .propagationFactory(brave.propagation.tracecontext.TraceContextPropagation.newFactoryBuilder().build())
+                .build();
+        try (tracing) {
+            var tracer = new io.micrometer.tracing.brave.bridge.BraveTracer(tracing.tracer(),
+                    new io.micrometer.tracing.brave.bridge.BraveCurrentTraceContext(tracing.currentTraceContext()));
+            var spans = new dev.opledger.operation.OperationSpans(tracer,
+                    new io.micrometer.tracing.brave.bridge.BravePropagator(tracing));
+            client = new McpToolClient(new McpProperties(Map.of("shop",
+                    McpProperties.Server.http(url, McpProtocol.AUTO, Duration.ofSeconds(10), Map.of()))), spans);
+            var operationId = dev.opledger.operation.OperationId.random();
+            String traceId;
+            String spanId;
+            try (var ignored = spans.start("opledger.run", operationId)) {
+                traceId = tracer.currentSpan().context().traceId();
+                spanId = tracer.currentSpan().context().spanId();
+                client.call(new ToolRef("shop", "lookup"), Map.of("sku", "SKU-MUG", "operationId", operationId.toString()));
+            }
+            assertThat(lastMeta.get()).containsEntry(McpToolClient.OPERATION_META, operationId.toString());
+            assertThat(String.valueOf(lastMeta.get().get("traceparent")))
+                    .as("SEP-414: W3C traceparent in _meta").matches("00-" + traceId + "-" + spanId + "-0[01]");
+
+            client.call(new ToolRef("shop", "lookup"), Map.of("sku", "SKU-MUG"));
+            assertThat(lastMeta.get()).as("outside a span there is no context to send").doesNotContainKey("traceparent");
+        }
+    }
+
+    @Test
     void autoFallsBackToInitializeAndParsesAJsonTextAnswer() throws Exception {
         var client = client(McpProtocol.AUTO);
 
