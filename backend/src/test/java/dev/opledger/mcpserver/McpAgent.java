@@ -62,6 +62,19 @@ public final class McpAgent {
                 .blockLast(Duration.ofSeconds(30));
     }
 
+    /** One request whose params (with their {@code _meta}) are the caller's. */
+    public JsonRpc.JSONRPCResponse raw(String method, Map<String, Object> params, String name) {
+        var message = new JsonRpc.JSONRPCRequest("2.0", method, ids.incrementAndGet(), params);
+        var request = McpTransportRequest.builder(message, McpSchema.LATEST_PROTOCOL_VERSION)
+                .name(name)
+                .roundTimeout(Duration.ofSeconds(20))
+                .build();
+        return transport.exchange(request)
+                .filter(JsonRpc.JSONRPCResponse.class::isInstance)
+                .cast(JsonRpc.JSONRPCResponse.class)
+                .blockLast(Duration.ofSeconds(30));
+    }
+
     public JsonRpc.JSONRPCResponse callTool(String tool, Map<String, Object> arguments, boolean declareTasks) {
         return request("tools/call", Map.of("name", tool, "arguments", arguments), declareTasks, tool);
     }

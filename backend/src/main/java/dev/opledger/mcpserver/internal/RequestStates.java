@@ -34,7 +34,9 @@ import org.springframework.stereotype.Component;
  * refused with -32602 and nothing happens: a client cannot skip the input, answer another
  * round, or act for another subject (the subject is always the token's, never the state's). The
  * key is the node's cluster-wide secret in {@code mcp_request_state_key}, made once by the first
- * node that needs it, so any node can open a state another sealed.
+ * node that needs it, so any node can open a state another sealed. The SDK wraps the state in
+ * an envelope of its own (its {@code HmacRequestStateCodec}: method, tool, principal, expiry),
+ * keyed from the same secret ({@link #sdkKey}).
  *
  * <p>Not single-use by itself (the spec's warning): what the round leads to must be idempotent —
  * the operation a round creates takes its operationId from the round id ({@link Opened#operationId}),
@@ -146,6 +148,17 @@ class RequestStates {
             return list.stream().map(v -> v == null ? null : canonical(v)).toList();
         }
         return value;
+    }
+
+    /** The SDK's request-state codec's key: derived from the cluster's key, apart from this class's own. */
+    byte[] sdkKey() {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(key(), "HmacSHA256"));
+            return mac.doFinal("sdk-request-state-codec".getBytes(StandardCharsets.UTF_8));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private byte[] mac(byte[] body) {
