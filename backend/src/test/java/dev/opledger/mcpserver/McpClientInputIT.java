@@ -79,12 +79,20 @@ class McpClientInputIT {
 
     /** A worker whose runs ask to confirm until the answer is there, then succeed with it. */
     private OperationWorker worker(String node, LifecycleService on) {
+        return worker(node, on, List.of("confirm"));
+    }
+
+    /** A worker whose runs ask {@code keys} (each a confirmation) until all are answered, then succeed with the answers. */
+    private OperationWorker worker(String node, LifecycleService on, List<String> keys) {
         var worker = new OperationWorker(node, on, (operation, lease) -> {
             runs.computeIfAbsent(operation.operationId().toString(), id -> new AtomicInteger()).incrementAndGet();
-            var answer = on.inputs(operation.operationId()).stream().filter(input -> input.key().equals("confirm"))
-                    .filter(input -> !input.open()).map(ClientInput::response).findFirst();
-            return answer.<ExecutionOutcome>map(response -> new ExecutionOutcome.Succeeded("The client said " + response))
-                    .orElseGet(() -> new ExecutionOutcome.AwaitingInput("asks to confirm", Map.of("confirm", CONFIRM)));
+            Map<String, String> answers = new LinkedHashMap<>();
+            on.inputs(operation.operationId()).stream().filter(input -> !input.open())
+                    .forEach(input -> answers.put(input.key(), input.response()));
+            Map<String, String> asks = new LinkedHashMap<>();
+            keys.stream().filter(key -> !answers.containsKey(key)).forEach(key -> asks.put(key, CONFIRM));
+            return asks.isEmpty() ? new ExecutionOutcome.Succeeded("The client said " + answers.get(keys.getFirst()))
+                    : new ExecutionOutcome.AwaitingInput("asks to confirm", asks);
         }, new WorkerProperties(true, 2, Duration.ofSeconds(2), Duration.ofMillis(400), Duration.ofMillis(50)));
         workers.add(worker);
         worker.start();
@@ -193,6 +201,52 @@ class McpClientInputIT {
         assertThat(jdbc.queryForObject("SELECT i.response->'content'->>'confirm' FROM operation_input i JOIN operation o "
                 + "ON o.id = i.operation_ref WHERE o.operation_id = ?::uuid", String.class, operationId)).isEqualTo("true");
         assertThat(runs.get(operationId)).as("one run asked, one resumed").hasValue(2);
+    }
+
+    @Test
+    void answersToTwoOpenRequestsAtOnceAreBothRecordedAndResumeOnce() throws Exception {
+        OperationWorker worker = worker("input-it", lifecycle, List.of("first", "second"));
+        String taskId = awaitingTask();
+        worker.stop();
+        var asked = McpAgent.result(agent.getTask(taskId));
+        var start = new CountDownLatch(1);
+        List<Future<JsonRpc.JSONRPCResponse>> answers = new ArrayList<>();
+        try (var pool = Executors.newFixedThreadPool(4)) {
+            for (String key : List.of("first", "second", "first", "second")) {
+                answers.add(pool.submit(() -> {
+                    start.await();
+                    return update(agent, taskId, Map.of(key, Map.of("action", "accept", "content", Map.of("confirm", true))));
+                }));
+            }
+            start.countDown();
+            for (var answer : answers) {
+                assertThat(McpAgent.result(answer.get())).containsEntry("resultType", "complete");
+            }
+        }
+
+        assertThat(asked.get("inputRequests")).asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+                .containsOnlyKeys("first", "second");
+        assertThat(ledgerState()).containsEntry("status", "ACCEPTED").containsEntry("answered", 2L);
+        assertThat(jdbc.queryForList("SELECT e.status || ':' || (e.payload->>'inputKeys') FROM outbox_event e JOIN operation o "
+                + "ON o.id = e.operation_ref WHERE o.operation_id = ?::uuid AND e.type = 'InputProvided' ORDER BY e.sequence",
+                String.class, operationId)).as("one answer each; the one that filled the last resumed")
+                .hasSize(2).satisfiesExactly(first -> assertThat(first).startsWith("AWAITING_INPUT:"),
+                        last -> assertThat(last).startsWith("ACCEPTED:"));
+    }
+
+    @Test
+    void aPartialAnswerLeavesTheOtherRequestOpen() {
+        OperationWorker worker = worker("input-it", lifecycle, List.of("first", "second"));
+        String taskId = awaitingTask();
+        worker.stop();
+
+        update(agent, taskId, Map.of("first", Map.of("action", "decline")));
+        var partial = McpAgent.result(agent.getTask(taskId));
+
+        assertThat(partial).containsEntry("status", "input_required");
+        assertThat(partial.get("inputRequests")).asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+                .containsOnlyKeys("second");
+        assertThat(status()).isEqualTo("AWAITING_INPUT");
     }
 
     @Test
