@@ -51,15 +51,7 @@ public final class McpAgent {
                 "io.modelcontextprotocol/clientInfo", Map.of("name", "opledger-test-agent", "version", "1"),
                 "io.modelcontextprotocol/clientCapabilities",
                 declareTasks ? Map.of("extensions", Map.of(TASKS, Map.of())) : Map.of()));
-        var message = new JsonRpc.JSONRPCRequest("2.0", method, ids.incrementAndGet(), withMeta);
-        var request = McpTransportRequest.builder(message, McpSchema.LATEST_PROTOCOL_VERSION)
-                .name(name)
-                .roundTimeout(Duration.ofSeconds(20))
-                .build();
-        return transport.exchange(request)
-                .filter(JsonRpc.JSONRPCResponse.class::isInstance)
-                .cast(JsonRpc.JSONRPCResponse.class)
-                .blockLast(Duration.ofSeconds(30));
+        return raw(method, withMeta, name);
     }
 
     /** One request whose params (with their {@code _meta}) are the caller's. */
