@@ -10,6 +10,7 @@ import dev.opledger.operation.SubjectId;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -88,6 +89,58 @@ public class LifecycleService {
      */
     public boolean breakDown(Fence fence, String node, String reason) {
         return settled(statements.finishRun(fence, node, OperationStatus.FAILED, reason, FailureKind.BROKE_DOWN));
+    }
+
+    /**
+     * Ends a run that needs input from the client: its requests ({@code requests}, JSON by key)
+     * are recorded and the operation stops AWAITING_INPUT, in one transaction, fenced like
+     * {@link #finishRun} (false, nothing written, when the lease is no longer the node's). A cancel
+     * pending ends it CANCELLED instead. Its waiters ({@code Prefer: wait}) get it: the client has
+     * to act.
+     */
+    public boolean awaitInput(Fence fence, String node, Map<String, String> requests, @Nullable String reason) {
+        StringBuilder json = new StringBuilder("{");
+        requests.forEach((key, request) -> json.append(json.length() > 1 ? "," : "").append(quoted(key)).append(':')
+                .append(request));
+        return settled(statements.awaitInput(fence, node, json.append('}').toString(), requests.size(), reason));
+    }
+
+    /**
+     * The client's answers to the open requests of the subject's operation ({@code responses}: a
+     * JSON object by request key, each value checked by the caller against its request): each is
+     * recorded once, keys not open are ignored (as the MCP specification says), and the operation
+     * goes back to the workers once none is left open. Serialised on the operation's row: of
+     * concurrent identical answers one records and resumes, the others find nothing open.
+     */
+    public InputOutcome answerInput(SubjectId subject, OperationId operationId, String responses, String answeredBy) {
+        return statements.answerInput(subject, operationId, responses, answeredBy)
+                .filter(recorded -> !recorded.answered().isEmpty())
+                .<InputOutcome>map(recorded -> {
+                    if (recorded.resumed()) {
+                        notifications.accepted();
+                    }
+                    return recorded;
+                })
+                .orElseGet(InputOutcome.NothingOpen::new);
+    }
+
+    /** The operation's requests for input from the client and their answers, oldest first. */
+    public List<ClientInput> inputs(OperationId operationId) {
+        return statements.inputs(operationId);
+    }
+
+    private static String quoted(String key) {
+        StringBuilder quoted = new StringBuilder("\"");
+        for (char c : key.toCharArray()) {
+            if (c == '"' || c == '\\') {
+                quoted.append('\\').append(c);
+            } else if (c < 0x20) {
+                quoted.append(String.format("\\u%04x", (int) c));
+            } else {
+                quoted.append(c);
+            }
+        }
+        return quoted.append('"').toString();
     }
 
     // every status a run ends in ends a wait: its waiters here get the state the statement returned

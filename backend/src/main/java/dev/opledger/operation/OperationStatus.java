@@ -8,6 +8,11 @@ public enum OperationStatus {
     RUNNING,
     /** The graph stopped before an effect that needs a person's approval; a person decides in the console. */
     AWAITING_APPROVAL,
+    /**
+     * The run stopped because it needs input from the client that submitted it (an MCP task's
+     * {@code input_required}); the client's answer sends it back to the workers.
+     */
+    AWAITING_INPUT,
     SUCCEEDED,
     FAILED,
     CANCELLED,

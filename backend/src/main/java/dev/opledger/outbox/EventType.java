@@ -18,6 +18,16 @@ public enum EventType {
     ApprovalRequested,
     /** A person approved or rejected; the operation is ACCEPTED again and its run goes on. */
     ApprovalDecided,
+    /**
+     * The run stopped because it needs input from the client (MCP {@code input_required}):
+     * {@code inputKeys} names the requests now open.
+     */
+    InputRequested,
+    /**
+     * The client answered open requests ({@code inputKeys}); once none is left open the operation
+     * is ACCEPTED again and its run goes on, else it stays AWAITING_INPUT.
+     */
+    InputProvided,
     /** A person sent an operation back to the workers other than by an approval. */
     OperationRequeued,
     /**
@@ -50,6 +60,7 @@ public enum EventType {
             case ACCEPTED -> OperationRequeued;
             case RUNNING -> OperationRunning;
             case AWAITING_APPROVAL -> ApprovalRequested;
+            case AWAITING_INPUT -> InputRequested;
             case SUCCEEDED -> OperationSucceeded;
             case FAILED -> OperationFailed;
             case CANCELLED -> OperationCancelled;

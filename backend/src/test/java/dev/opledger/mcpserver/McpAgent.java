@@ -51,7 +51,12 @@ public final class McpAgent {
                 "io.modelcontextprotocol/clientInfo", Map.of("name", "opledger-test-agent", "version", "1"),
                 "io.modelcontextprotocol/clientCapabilities",
                 declareTasks ? Map.of("extensions", Map.of(TASKS, Map.of())) : Map.of()));
-        var message = new JsonRpc.JSONRPCRequest("2.0", method, ids.incrementAndGet(), withMeta);
+        return raw(method, withMeta, name);
+    }
+
+    /** One request whose params (with their {@code _meta}) are the caller's. */
+    public JsonRpc.JSONRPCResponse raw(String method, Map<String, Object> params, String name) {
+        var message = new JsonRpc.JSONRPCRequest("2.0", method, ids.incrementAndGet(), params);
         var request = McpTransportRequest.builder(message, McpSchema.LATEST_PROTOCOL_VERSION)
                 .name(name)
                 .roundTimeout(Duration.ofSeconds(20))

@@ -9,13 +9,14 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The reply to {@code tasks/get} ({@code resultType: "complete"}, as the specification's text
- * says, whatever its examples show): the task now, with {@code result} when completed (a tool
- * result, {@code isError: true} included) and {@code error} (the JSON-RPC error) when failed.
+ * says, whatever its examples show): the task now, with {@code inputRequests} (every request
+ * still open, by key) when {@code input_required}, {@code result} when completed (a tool result,
+ * {@code isError: true} included) and {@code error} (the JSON-RPC error) when failed.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record GetTaskResult(String taskId, String status, @Nullable String statusMessage, String createdAt,
         String lastUpdatedAt, @JsonInclude(JsonInclude.Include.ALWAYS) @Nullable Long ttlMs, long pollIntervalMs,
-        @Nullable CallToolResult result, @Nullable Map<String, Object> error,
+        @Nullable Map<String, Object> inputRequests, @Nullable CallToolResult result, @Nullable Map<String, Object> error,
         @JsonProperty("_meta") @Nullable Map<String, Object> meta) implements McpSchema.Result {
 
     @Override

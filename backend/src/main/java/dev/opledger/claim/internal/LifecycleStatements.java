@@ -1,6 +1,8 @@
 package dev.opledger.claim.internal;
 
 import dev.opledger.claim.ApprovalDecision;
+import dev.opledger.claim.ClientInput;
+import dev.opledger.claim.InputOutcome;
 import dev.opledger.claim.CancelChannel;
 import dev.opledger.claim.CancelRecord;
 import dev.opledger.claim.CancelResolution;
@@ -22,6 +24,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
@@ -32,6 +35,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The status changes of operations, each one statement that changes the row and writes its
@@ -111,7 +116,8 @@ public class LifecycleStatements {
               ORDER BY e.started_at DESC LIMIT 1
             ), ending AS (
               SELECT r.id, r.cancel_pending_since IS NOT NULL AS cancelled,
-                     CASE WHEN r.cancel_pending_since IS NOT NULL AND ?::text = 'AWAITING_APPROVAL' THEN 'CANCELLED'
+                     CASE WHEN r.cancel_pending_since IS NOT NULL AND ?::text IN ('AWAITING_APPROVAL', 'AWAITING_INPUT')
+                          THEN 'CANCELLED'
                           ELSE ?::text END AS to_status
               FROM run r
             ), resolved AS (
@@ -127,7 +133,10 @@ public class LifecycleStatements {
             ), finished AS (
               UPDATE operation o SET status = r.to_status,
                      status_reason = CASE WHEN r.to_status = 'CANCELLED' AND ?::text <> 'CANCELLED'
-                                          THEN 'cancelled while it waited for approval' ELSE ?::text END,
+                                          THEN 'cancelled while it waited for '
+                                               || CASE WHEN ?::text = 'AWAITING_INPUT' THEN 'input from the client'
+                                                       ELSE 'approval' END
+                                          ELSE ?::text END,
                      failure_kind = CASE WHEN r.to_status = 'FAILED' THEN ?::text END,
                      lease_owner = NULL, lease_expires_at = NULL, cancel_pending_since = NULL, updated_at = now(),
                      event_sequence = o.event_sequence + 1 + CASE WHEN r.cancelled THEN 1 ELSE 0 END
@@ -152,7 +161,9 @@ public class LifecycleStatements {
                  jsonb_build_object('acknowledgedBy', ?::text), f.cancelled),
                 (1, '%s', 'RUNNING', f.tool, f.step, '{}'::jsonb, f.resolution = 'EFFECT_COMMITTED_ANYWAY'),
                 (0, CASE WHEN f.status = 'CANCELLED' THEN '%s' ELSE ?::text END, f.status, NULL, NULL,
-                 jsonb_strip_nulls(jsonb_build_object('reason', f.status_reason)), true)
+                 jsonb_strip_nulls(jsonb_build_object('reason', f.status_reason, 'inputKeys',
+                   CASE WHEN f.status = 'AWAITING_INPUT' THEN (SELECT jsonb_agg(i.request_key ORDER BY i.request_key)
+                     FROM operation_input i WHERE i.operation_ref = f.id AND i.response IS NULL) END)), true)
               ) AS e(back, type, status, tool, step_key, payload, applies)
               WHERE e.applies
             )
@@ -160,6 +171,63 @@ public class LifecycleStatements {
             FROM finished
             """.formatted(OutboxRow.INSERT, EventType.CancelAcknowledged, EventType.CancelEffectCommitted,
             EventType.OperationCancelled);
+
+    // A run's requests for input, written only by the node holding the run's lease in its epoch
+    // (in the transaction that then ends the run AWAITING_INPUT). A key asked before keeps its
+    // first request (a run that asks again after a crash asks the same); returns the keys open.
+    private static final String ASK_INPUT = """
+            WITH run AS (
+              SELECT id FROM operation WHERE operation_id = ? AND status = 'RUNNING' AND lease_owner = ? AND lease_epoch = ?
+            ), asked AS (
+              INSERT INTO operation_input (operation_ref, request_key, request)
+              SELECT run.id, r.key, r.value FROM run CROSS JOIN jsonb_each(?::jsonb) AS r(key, value)
+              ON CONFLICT (operation_ref, request_key) DO NOTHING
+              RETURNING request_key
+            )
+            SELECT r.key FROM run CROSS JOIN jsonb_object_keys(?::jsonb) AS r(key)
+            WHERE r.key IN (SELECT request_key FROM asked)
+               OR EXISTS (SELECT 1 FROM operation_input i WHERE i.operation_ref = run.id AND i.request_key = r.key
+                          AND i.response IS NULL)
+            """;
+
+    // The lock of an answer: the subject's operation, only while it awaits input and no worker holds it.
+    private static final String LOCK_AWAITING_INPUT = """
+            SELECT id FROM operation
+            WHERE subject_id = ? AND operation_id = ? AND status = 'AWAITING_INPUT' AND lease_owner IS NULL
+            FOR NO KEY UPDATE
+            """;
+
+    // An answer, after LOCK_AWAITING_INPUT in the same transaction (so this statement's snapshot
+    // sees every answer committed before: of concurrent answers each fills only keys still open,
+    // and the one that fills the last resumes). Keys not open are ignored. With none left open the
+    // operation goes back to the workers, with its transition; the event names the keys filled.
+    private static final String ANSWER_INPUT = """
+            WITH answered AS (
+              UPDATE operation_input i SET response = r.value, answered_at = now(), answered_by = ?
+              FROM jsonb_each(?::jsonb) AS r(key, value)
+              WHERE i.operation_ref = ? AND i.request_key = r.key AND i.response IS NULL
+              RETURNING i.request_key
+            ), still_open AS (
+              SELECT count(*) AS n FROM operation_input i
+              WHERE i.operation_ref = ? AND i.response IS NULL AND i.request_key NOT IN (SELECT request_key FROM answered)
+            ), changed AS (
+              UPDATE operation o SET status = CASE WHEN s.n = 0 THEN 'ACCEPTED' ELSE 'AWAITING_INPUT' END,
+                     status_reason = CASE WHEN s.n = 0 THEN ? ELSE o.status_reason END,
+                     updated_at = now(), event_sequence = o.event_sequence + 1
+              FROM still_open s
+              WHERE o.id = ? AND EXISTS (SELECT 1 FROM answered)
+              RETURNING o.id, o.operation_id, o.subject_id, o.event_sequence, o.status, o.status_reason
+            ), transition AS (
+              INSERT INTO operation_transition (operation_ref, from_status, to_status, node_id, reason)
+              SELECT id, 'AWAITING_INPUT', 'ACCEPTED', ?, status_reason FROM changed WHERE status = 'ACCEPTED'
+            ), event AS (
+              %s
+              SELECT c.id, c.operation_id, c.subject_id, c.event_sequence, '%s', c.status, NULL, NULL,
+                     jsonb_build_object('inputKeys', (SELECT jsonb_agg(request_key ORDER BY request_key) FROM answered))
+              FROM changed c
+            )
+            SELECT a.request_key, (SELECT status FROM changed) AS status FROM answered a ORDER BY a.request_key
+            """.formatted(OutboxRow.INSERT, EventType.InputProvided);
 
     // A cancel, once per operation, by operationId and (for the API and MCP) subject. The locking
     // select sees a concurrent request's commit (READ COMMITTED rechecks the locked row), so of
@@ -170,7 +238,7 @@ public class LifecycleStatements {
             WITH target AS (
               SELECT id, status FROM operation
               WHERE operation_id = ? AND (?::text IS NULL OR subject_id = ?)
-                AND status IN ('ACCEPTED', 'RUNNING', 'AWAITING_APPROVAL') AND cancel_pending_since IS NULL
+                AND status IN ('ACCEPTED', 'RUNNING', 'AWAITING_APPROVAL', 'AWAITING_INPUT') AND cancel_pending_since IS NULL
                 AND NOT EXISTS (SELECT 1 FROM operation_cancel c WHERE c.operation_ref = operation.id)
               FOR NO KEY UPDATE
             ), requested AS (
@@ -265,9 +333,68 @@ public class LifecycleStatements {
             """.formatted(OutboxRow.INSERT, EventType.ReviewResolved);
 
     private final JdbcTemplate jdbc;
+    private final TransactionTemplate transactions;
 
-    LifecycleStatements(JdbcTemplate jdbc) {
+    LifecycleStatements(JdbcTemplate jdbc, PlatformTransactionManager transactions) {
         this.jdbc = jdbc;
+        this.transactions = new TransactionTemplate(transactions);
+    }
+
+    /**
+     * Records the run's requests for input ({@code requestsJson}: an object by key) and ends the
+     * run AWAITING_INPUT, in one transaction, only while {@code node} holds the lease in the
+     * fence's epoch (else empty, nothing written). A request asked again under a key already
+     * answered is the run's bug: the run breaks down (FAILED, {@link FailureKind#BROKE_DOWN})
+     * rather than wait for an answer that never comes.
+     */
+    public Optional<OperationState> awaitInput(Fence fence, String node, String requestsJson, int asked,
+            @Nullable String reason) {
+        return transactions.execute(status -> {
+            List<String> open = jdbc.queryForList(ASK_INPUT, String.class, fence.operationId().value(), node,
+                    fence.epoch(), requestsJson, requestsJson);
+            if (open.size() != asked) {
+                return finishRun(fence, node, OperationStatus.FAILED,
+                        "the run asked for input under a key already answered", FailureKind.BROKE_DOWN);
+            }
+            return finishRun(fence, node, OperationStatus.AWAITING_INPUT, reason, FailureKind.OUTCOME);
+        });
+    }
+
+    /**
+     * Records the client's answers ({@code responsesJson}: an object by request key) to the
+     * subject's operation's open requests, each at most once, and hands the operation back to the
+     * workers when none is left open. Empty when the subject has no such operation awaiting input
+     * (nothing written); else the keys this call filled (none: each was answered before or never
+     * asked) and whether it resumed the operation.
+     */
+    public Optional<InputOutcome.Recorded> answerInput(SubjectId subject, OperationId operationId, String responsesJson,
+            String answeredBy) {
+        return transactions.execute(status -> {
+            List<Long> locked = jdbc.queryForList(LOCK_AWAITING_INPUT, Long.class, subject.value(), operationId.value());
+            if (locked.isEmpty()) {
+                return Optional.<InputOutcome.Recorded>empty();
+            }
+            long id = locked.getFirst();
+            List<String> answered = new ArrayList<>();
+            boolean[] resumed = {false};
+            jdbc.query(ANSWER_INPUT, row -> {
+                answered.add(row.getString(1));
+                resumed[0] = "ACCEPTED".equals(row.getString(2));
+            }, answeredBy, responsesJson, id, id, "input from the client (" + answeredBy + ")", id, answeredBy);
+            return Optional.of(new InputOutcome.Recorded(List.copyOf(answered), resumed[0]));
+        });
+    }
+
+    /** The operation's requests for input and their answers, in the order they were asked. */
+    public List<ClientInput> inputs(OperationId operationId) {
+        return jdbc.query("""
+                        SELECT i.request_key, i.request::text, i.requested_at, i.response::text, i.answered_at
+                        FROM operation_input i JOIN operation o ON o.id = i.operation_ref WHERE o.operation_id = ?
+                        ORDER BY i.requested_at, i.request_key
+                        """,
+                (row, n) -> new ClientInput(row.getString(1), row.getString(2), row.getTimestamp(3).toInstant(),
+                        row.getString(4), instant(row.getTimestamp(5))),
+                operationId.value());
     }
 
     public List<LeasedOperation> lease(String node, int max, Duration lease) {
@@ -307,7 +434,7 @@ public class LifecycleStatements {
                         OperationStatus.valueOf(row.getString("status")), new PayloadHash(row.getBytes("payload_hash")),
                         row.getTimestamp("created_at").toInstant(), row.getTimestamp("updated_at").toInstant(),
                         row.getString("failure_kind") == null ? null : FailureKind.valueOf(row.getString("failure_kind"))),
-                fence.operationId().value(), node, fence.epoch(), to.name(), to.name(), to.name(), reason,
+                fence.operationId().value(), node, fence.epoch(), to.name(), to.name(), to.name(), to.name(), reason,
                 failure.name(), node, node, node, EventType.entering(to).name()).stream().findFirst();
     }
 

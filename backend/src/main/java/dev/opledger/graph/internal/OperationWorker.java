@@ -185,13 +185,14 @@ public class OperationWorker {
 
     private void record(LeasedOperation operation, Fence fence, ExecutionOutcome outcome) {
         boolean recorded = switch (outcome) {
-            case ExecutionOutcome.Succeeded s -> lifecycle.finishRun(fence, node, OperationStatus.SUCCEEDED, null);
+            case ExecutionOutcome.Succeeded s -> lifecycle.finishRun(fence, node, OperationStatus.SUCCEEDED, s.summary());
             case ExecutionOutcome.Failed f -> lifecycle.finishRun(fence, node, OperationStatus.FAILED, f.reason());
             case ExecutionOutcome.BrokeDown b -> lifecycle.breakDown(fence, node, b.reason());
             case ExecutionOutcome.NeedsReview r -> lifecycle.finishRun(fence, node, OperationStatus.NEEDS_REVIEW, r.reason());
             case ExecutionOutcome.Cancelled c -> lifecycle.finishRun(fence, node, OperationStatus.CANCELLED, c.reason());
             case ExecutionOutcome.AwaitingApproval a ->
                     lifecycle.finishRun(fence, node, OperationStatus.AWAITING_APPROVAL, a.reason());
+            case ExecutionOutcome.AwaitingInput a -> lifecycle.awaitInput(fence, node, a.requests(), a.reason());
             case ExecutionOutcome.LeaseLost lost -> {
                 log.warn("operation {}: lease {} was taken over, {} stopped its run on {}", operation.operationId(), fence,
                         lost.refused(), node);

@@ -18,7 +18,6 @@ import io.modelcontextprotocol.modern.server.feature.McpSyncToolRepository;
 import io.modelcontextprotocol.modern.server.feature.ToolsFeature;
 import io.modelcontextprotocol.modern.server.transport.HttpServletMcpTransport;
 import io.modelcontextprotocol.server.transport.DefaultServerTransportSecurityValidator;
-import java.security.SecureRandom;
 import java.util.Objects;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -69,7 +68,8 @@ class McpServerConfiguration {
 
     @Bean
     McpServerServlet.McpServerTransport mcpServerTransport(McpSyncToolRepository tools, ClaimService claims,
-            CancelService cancels, LifecycleService lifecycle, TaskStore tasks, McpServerProperties properties) {
+            CancelService cancels, LifecycleService lifecycle, TaskStore tasks, McpServerProperties properties,
+            RequestStates requestStates) {
         McpJsonMapper json = McpJsonDefaults.getMapper();
         String version = Objects.requireNonNullElse(getClass().getPackage().getImplementationVersion(), "dev");
         McpServer server = McpServer.builder()
@@ -77,7 +77,7 @@ class McpServerConfiguration {
                 .jsonMapper(json)
                 .feature(ToolsFeature.ofSync(tools, json, FACADE_CHECKS_ARGUMENTS, 0, McpSchema.CacheScope.PRIVATE))
                 .feature(new TasksFeature(new OperationTasks(tasks, claims, cancels, lifecycle, properties)))
-                .requestStateCodec(requestStateCodec())
+                .requestStateCodec(requestStateCodec(requestStates))
                 .build();
         HttpServletMcpTransport transport = HttpServletMcpTransport.builder(server)
                 .jsonMapper(json)
@@ -93,12 +93,14 @@ class McpServerConfiguration {
     }
 
     /**
-     * The key for multi-round-trip request state. No tool asks for input, so no state crosses
-     * nodes; set explicitly so the SDK does not warn about a random per-process key.
+     * The SDK's envelope of a multi-round-trip {@code requestState} (it seals what a tool returns
+     * once more, HMAC with the method, tool, principal and an expiry): keyed from the cluster's
+     * request-state key ({@link RequestStates#sdkKey}), so a round sealed by one node opens on any
+     * other, and bound to the subject.
      */
-    private static HmacRequestStateCodec requestStateCodec() {
-        byte[] key = new byte[32];
-        new SecureRandom().nextBytes(key);
-        return HmacRequestStateCodec.builder().key(key).build();
+    private static HmacRequestStateCodec requestStateCodec(RequestStates requestStates) {
+        return HmacRequestStateCodec.builder().key(requestStates.sdkKey())
+                .principalExtractor(context -> Caller.of(context).subject().value())
+                .build();
     }
 }

@@ -6,6 +6,7 @@ import io.modelcontextprotocol.modern.McpSchema.CallToolResult;
 import io.modelcontextprotocol.modern.McpSchema.TextContent;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The operation as an MCP tool result: the REST API's representation (operationId, type, status,
@@ -33,8 +34,14 @@ final class OperationView {
      * protocol error.
      */
     static CallToolResult result(OperationState operation) {
+        return result(operation, null);
+    }
+
+    /** As {@link #result(OperationState)}, the sentence followed by what the run said it did ({@code summary}), if it did. */
+    static CallToolResult result(OperationState operation, @Nullable String summary) {
+        String sentence = sentence(operation);
         return CallToolResult.builder()
-                .addContent(TextContent.builder(sentence(operation)).build())
+                .addContent(TextContent.builder(summary == null ? sentence : sentence + " " + summary).build())
                 .structuredContent(structured(operation))
                 .isError(operation.status() == OperationStatus.FAILED || operation.status() == OperationStatus.CANCELLED)
                 .build();
@@ -47,6 +54,8 @@ final class OperationView {
             case RUNNING -> "Operation " + id + " (" + operation.type() + ") is running.";
             case AWAITING_APPROVAL -> "Operation " + id + " (" + operation.type()
                     + ") is waiting for a person's approval in the console.";
+            case AWAITING_INPUT -> "Operation " + id + " (" + operation.type()
+                    + ") needs input from you: answer the task's inputRequests with tasks/update.";
             case NEEDS_REVIEW -> "Operation " + id + " (" + operation.type()
                     + ") stopped where repeating an effect could duplicate it; a person reviews it in the console.";
             case SUCCEEDED -> "Operation " + id + " (" + operation.type() + ") succeeded.";

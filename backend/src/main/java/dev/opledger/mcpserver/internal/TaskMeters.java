@@ -18,7 +18,8 @@ import org.springframework.stereotype.Component;
 @Component
 class TaskMeters implements MeterBinder {
 
-    private static final List<String> TASK_STATUSES = List.of("working", "completed", "failed", "cancelled");
+    private static final List<String> TASK_STATUSES = List.of("working", "input_required", "completed", "failed",
+            "cancelled");
 
     private final JdbcTemplate jdbc;
 

@@ -18,7 +18,10 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li>ACCEPTED, RUNNING → {@code working};</li>
  *   <li>AWAITING_APPROVAL, NEEDS_REVIEW → {@code working} with a status message saying a person
- *       decides ({@code input_required} is for input from the client, which no type asks for);</li>
+ *       decides ({@code input_required} is for input from the client);</li>
+ *   <li>AWAITING_INPUT → {@code input_required} with {@code inputRequests}: every request of the
+ *       run still open, by key (those answered are gone; once none is left the operation is
+ *       ACCEPTED again, {@code working});</li>
  *   <li>SUCCEEDED, FAILED → {@code completed}, {@code result} the tool result (for FAILED with
  *       {@code isError: true}: the operation's failure is the tool's outcome, not a JSON-RPC error,
  *       and {@code failed} is only for those);</li>
@@ -46,13 +49,14 @@ final class TaskView {
 
     /** With a cancel pending, the status message says so: the task stays {@code working} until the worker meets it. */
     static GetTaskResult get(TaskStore.StoredTask task, OperationState operation, Optional<CancelRecord> cancel,
-            Duration pollInterval) {
+            @Nullable Map<String, Object> inputRequests, @Nullable String summary, Duration pollInterval) {
         String status = status(operation);
         String message = statusMessage(operation) + (cancel.filter(CancelRecord::pending).isPresent()
                 ? " A cancel was requested: the run stops at its next step boundary, before any further effect." : "");
         return new GetTaskResult(task.taskId(), status, message, task.createdAt().toString(),
                 lastUpdated(task, operation).toString(), null, pollInterval.toMillis(),
-                "completed".equals(status) ? OperationView.result(operation) : null,
+                "input_required".equals(status) ? inputRequests : null,
+                "completed".equals(status) ? OperationView.result(operation, summary) : null,
                 "failed".equals(status) ? BROKE_DOWN : null, null);
     }
 
@@ -64,6 +68,7 @@ final class TaskView {
     static String status(OperationStatus status, @Nullable FailureKind failure) {
         return switch (status) {
             case ACCEPTED, RUNNING, AWAITING_APPROVAL, NEEDS_REVIEW -> "working";
+            case AWAITING_INPUT -> "input_required";
             case FAILED -> failure == FailureKind.BROKE_DOWN ? "failed" : "completed";
             case SUCCEEDED -> "completed";
             case CANCELLED -> "cancelled";

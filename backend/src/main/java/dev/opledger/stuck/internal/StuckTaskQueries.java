@@ -56,7 +56,7 @@ public class StuckTaskQueries {
             JOIN mcp_task t ON t.subject_id = o.subject_id AND t.operation_id = o.operation_id
             LEFT JOIN threshold th ON th.tool = o.command_type
             LEFT JOIN operation_cancel c ON c.operation_ref = o.id
-            WHERE (o.status = 'ACCEPTED' OR o.status = 'RUNNING' OR o.status = 'AWAITING_APPROVAL'
+            WHERE (o.status = 'ACCEPTED' OR o.status = 'RUNNING' OR o.status = 'AWAITING_APPROVAL' OR o.status = 'AWAITING_INPUT'
                    OR o.status = 'NEEDS_REVIEW')
               AND t.created_at <= now() - coalesce(th.after_ms, ?) * interval '1 millisecond'
             ORDER BY t.created_at, t.task_id

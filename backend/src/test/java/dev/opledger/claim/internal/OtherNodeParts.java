@@ -3,6 +3,7 @@ package dev.opledger.claim.internal;
 import dev.opledger.notification.DatabaseNotifications;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /** The claim stage's internal parts of another node on the same database (see {@code dev.opledger.claim.OtherNode}). */
 public final class OtherNodeParts {
@@ -15,7 +16,7 @@ public final class OtherNodeParts {
     }
 
     public static LifecycleStatements lifecycleStatements(JdbcTemplate jdbc) {
-        return new LifecycleStatements(jdbc);
+        return new LifecycleStatements(jdbc, new DataSourceTransactionManager(jdbc.getDataSource()));
     }
 
     /** Its notifications: sent through {@code notifications}; its in-process events go nowhere (it runs no worker). */

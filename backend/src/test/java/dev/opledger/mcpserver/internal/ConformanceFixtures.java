@@ -1,6 +1,8 @@
 package dev.opledger.mcpserver.internal;
 
+import dev.opledger.claim.ClientInput;
 import dev.opledger.claim.LeasedOperation;
+import dev.opledger.claim.LifecycleService;
 import dev.opledger.graph.ExecutionOutcome;
 import dev.opledger.graph.LeaseGuard;
 import dev.opledger.graph.OperationType;
@@ -12,6 +14,7 @@ import io.modelcontextprotocol.modern.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.modern.McpSchema.ClientCapabilities;
 import io.modelcontextprotocol.modern.McpSchema.CallToolResult;
 import io.modelcontextprotocol.modern.McpSchema.Content;
+import io.modelcontextprotocol.modern.McpSchema.ElicitFormRequest;
 import io.modelcontextprotocol.modern.McpSchema.EmbeddedResource;
 import io.modelcontextprotocol.modern.McpSchema.ImageContent;
 import io.modelcontextprotocol.modern.McpSchema.TextContent;
@@ -43,6 +46,10 @@ import org.springframework.context.annotation.Profile;
  * <ul>
  *   <li>The sync fixtures (greet, text, error, image, audio, embedded resource, mixed) answer at
  *       once and make no operation.</li>
+ *   <li>The input fixtures: confirm_delete and multi_input ask the client for input while their
+ *       task runs ({@code input_required}, answered with {@code tasks/update}); test_tool_with_task
+ *       asks before its task exists (a synchronous multi-round-trip {@code tools/call},
+ *       {@link MultiRoundTrip}). Operation types too, through the node's real input path.</li>
  *   <li>The task fixtures (slow_compute, failing_job, protocol_error_job) are operation types of
  *       their own, so their tasks are the node's real ones: submitted through the façade, a durable
  *       {@code mcp_task} row, run by the node's workers, reported by {@code tasks/get}. The suite
@@ -128,15 +135,124 @@ class ConformanceFixtures {
         });
     }
 
+    private static final String CONFIRM_DELETE = "confirm_delete";
+    private static final String MULTI_INPUT = "multi_input";
+    private static final String TOOL_WITH_TASK = "test_tool_with_task";
+
+    /**
+     * confirm_delete: its run asks the client to confirm (one form elicitation, key
+     * {@code confirm}) and stops AWAITING_INPUT — the task is {@code input_required}; the answer
+     * through {@code tasks/update} resumes it, and it succeeds saying whether the client confirmed
+     * (it deletes nothing: a fixture).
+     */
+    @Bean
+    FixtureType conformanceConfirmDelete(LifecycleService lifecycle) {
+        return new FixtureType(CONFIRM_DELETE, (arguments, lease) -> {
+            String file = String.valueOf(arguments.get("filename"));
+            ClientInput confirm = inputs(lifecycle, lease).get("confirm");
+            if (confirm == null || confirm.open()) {
+                return new ExecutionOutcome.AwaitingInput("asks the client to confirm deleting " + file,
+                        Map.of("confirm", request(form("Delete " + file + "?",
+                                Map.of("confirm", Map.of("type", "boolean", "description", "true: delete it")),
+                                List.of("confirm")))));
+            }
+            Map<String, Object> answer = InputResponses.read(confirm.response());
+            boolean confirmed = "accept".equals(answer.get("action"))
+                    && answer.get("content") instanceof Map<?, ?> content && Boolean.TRUE.equals(content.get("confirm"));
+            return new ExecutionOutcome.Succeeded(confirmed ? "Deleted " + file + " (the client confirmed)."
+                    : "Kept " + file + ": the client did not confirm.");
+        });
+    }
+
+    /** multi_input: asks two things at once (keys {@code first}, {@code second}); succeeds once both are answered. */
+    @Bean
+    FixtureType conformanceMultiInput(LifecycleService lifecycle) {
+        return new FixtureType(MULTI_INPUT, (arguments, lease) -> {
+            Map<String, ClientInput> inputs = inputs(lifecycle, lease);
+            Map<String, String> asks = new LinkedHashMap<>();
+            for (String key : List.of("first", "second")) {
+                ClientInput input = inputs.get(key);
+                if (input == null || input.open()) {
+                    asks.put(key, request(form("The " + key + " input: a name, and whether to go on",
+                            Map.of("name", Map.of("type", "string"), "confirm", Map.of("type", "boolean")),
+                            List.of("name"))));
+                }
+            }
+            if (!asks.isEmpty()) {
+                return new ExecutionOutcome.AwaitingInput("asks the client for two inputs", asks);
+            }
+            return new ExecutionOutcome.Succeeded("Got " + name(inputs.get("first")) + " and "
+                    + name(inputs.get("second")) + ".");
+        });
+    }
+
+    /** test_tool_with_task's task: greets the user_name gathered before the task was created. */
+    @Bean
+    FixtureType conformanceToolWithTask() {
+        return new FixtureType(TOOL_WITH_TASK,
+                (arguments, lease) -> new ExecutionOutcome.Succeeded("Hello, " + arguments.get("user_name") + "!"));
+    }
+
+    /**
+     * test_tool_with_task's call: round 1 (no answers) → InputRequiredResult asking
+     * {@code user_name}, a sealed requestState; round 2 with the answer → the operation (its
+     * operationId from the round: a replay finds the same one) and its CreateTaskResult.
+     */
+    private static McpSyncTool toolWithTask(McpSyncTool operationTool, MultiRoundTrip rounds) {
+        Map<String, ElicitFormRequest> asks = Map.of("user_name", form("What is your name?",
+                Map.of("name", Map.of("type", "string", "description", "your name")), List.of("name")));
+        McpSyncTool.Handler handler = (context, request) -> switch (rounds.round(context, request, asks)) {
+            case MultiRoundTrip.Round.Ask ask -> McpSyncResponse.result(ask.result());
+            case MultiRoundTrip.Round.Answered answered -> {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> answer = (Map<String, Object>) answered.answers().get("user_name");
+                if (!"accept".equals(answer.get("action"))) {
+                    yield McpSyncResponse.result(text("test_tool_with_task needs your name; you did not give it.", true));
+                }
+                Object name = ((Map<?, ?>) answer.get("content")).get("name");
+                Map<String, Object> arguments = new LinkedHashMap<>();
+                arguments.put("user_name", name);
+                arguments.put(OperationTools.OPERATION_ID, answered.operationId().toString());
+                yield operationTool.handler().call(context, CallToolRequest.builder(request.name())
+                        .arguments(arguments).meta(request.meta()).build());
+            }
+        };
+        Tool definition = Tool.builder(TOOL_WITH_TASK, Map.of("type", "object", "properties", Map.of()))
+                .description("Asks your name first (multi-round-trip), then greets you in a task (tasks only)")
+                .annotations(operationTool.definition().annotations()).build();
+        return McpSyncTool.of(definition, TASKS, handler);
+    }
+
+    private static Map<String, ClientInput> inputs(LifecycleService lifecycle, LeaseGuard lease) {
+        Map<String, ClientInput> byKey = new LinkedHashMap<>();
+        lifecycle.inputs(lease.fence().operationId()).forEach(input -> byKey.put(input.key(), input));
+        return byKey;
+    }
+
+    private static ElicitFormRequest form(String message, Map<String, Object> properties, List<String> required) {
+        return ElicitFormRequest.builder(message, Map.of("type", "object", "properties", properties, "required", required))
+                .build();
+    }
+
+    private static String request(ElicitFormRequest form) {
+        return InputResponses.write(MultiRoundTrip.wire(form));
+    }
+
+    private static Object name(ClientInput input) {
+        Map<String, Object> answer = InputResponses.read(input.response());
+        return answer.get("content") instanceof Map<?, ?> content ? content.get("name") : "(declined)";
+    }
+
     @Bean
     @Primary
-    McpSyncToolRepository conformanceTools(OperationTools operations) {
+    McpSyncToolRepository conformanceTools(OperationTools operations, MultiRoundTrip rounds) {
         return new McpSyncToolRepository() {
             @Override
             public ToolsPage list(McpRequestContext context, @Nullable String cursor) {
                 List<Tool> all = new ArrayList<>();
                 for (Tool tool : operations.list(context, cursor).tools()) {
-                    all.add(TASK_FIXTURES.containsKey(tool.name()) ? withoutOperationId(tool) : tool);
+                    all.add(TOOL_WITH_TASK.equals(tool.name()) ? toolWithTask(operations.find(context, TOOL_WITH_TASK),
+                            rounds).definition() : TASK_FIXTURES.containsKey(tool.name()) ? withoutOperationId(tool) : tool);
                 }
                 FIXTURES.forEach(tool -> all.add(tool.definition()));
                 all.sort((a, b) -> a.name().compareTo(b.name()));
@@ -146,6 +262,9 @@ class ConformanceFixtures {
             @Override
             public @Nullable McpSyncTool find(McpRequestContext context, String name) {
                 McpSyncTool operationTool = operations.find(context, name);
+                if (operationTool != null && TOOL_WITH_TASK.equals(name)) {
+                    return toolWithTask(operationTool, rounds);
+                }
                 if (operationTool != null && TASK_FIXTURES.containsKey(name)) {
                     return taskFixture(operationTool, TASK_FIXTURES.get(name));
                 }
@@ -157,7 +276,7 @@ class ConformanceFixtures {
 
     /** The task fixtures by name, and whether a call must declare the tasks extension. */
     private static final Map<String, Boolean> TASK_FIXTURES = Map.of(SLOW_COMPUTE, false, FAILING_JOB, true,
-            PROTOCOL_ERROR_JOB, false);
+            PROTOCOL_ERROR_JOB, false, CONFIRM_DELETE, true, MULTI_INPUT, true);
 
     /** The operation tool under a fresh operationId per call; with {@code tasksOnly}, -32021 without the extension. */
     private static McpSyncTool taskFixture(McpSyncTool operationTool, boolean tasksOnly) {

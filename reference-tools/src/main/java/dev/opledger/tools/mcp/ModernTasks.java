@@ -64,6 +64,6 @@ final class ModernTasks implements TaskHandler {
             }
         }
         return new GetTaskResult(task.taskId(), task.status(), task.summary(), task.createdAt().toString(),
-                task.updatedAt().toString(), null, pollInterval.toMillis(), result, error, null);
+                task.updatedAt().toString(), null, pollInterval.toMillis(), null, result, error, null);
     }
 }

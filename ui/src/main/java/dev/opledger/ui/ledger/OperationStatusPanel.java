@@ -22,7 +22,7 @@ class OperationStatusPanel extends Div {
 
     /** The statuses a cancel changes anything in (the façade decides again: the status may have moved on). */
     private static final Set<OperationStatus> CANCELLABLE = EnumSet.of(OperationStatus.ACCEPTED, OperationStatus.RUNNING,
-            OperationStatus.AWAITING_APPROVAL);
+            OperationStatus.AWAITING_APPROVAL, OperationStatus.AWAITING_INPUT);
 
     /** What the buttons ask for: approve ({@code true}) or reject. */
     interface Decide {
@@ -80,7 +80,7 @@ class OperationStatusPanel extends Div {
         return switch (status) {
             case SUCCEEDED -> "#1f9d55";
             case FAILED, CANCELLED -> "#d0312d";
-            case NEEDS_REVIEW, AWAITING_APPROVAL -> "#e0a100";
+            case NEEDS_REVIEW, AWAITING_APPROVAL, AWAITING_INPUT -> "#e0a100";
             case ACCEPTED, RUNNING -> "#2f6fdb";
         };
     }

@@ -17,6 +17,8 @@ final class StatusText {
             case NEEDS_REVIEW -> Optional.of("Needs a person's review: " + why);
             case FAILED -> Optional.of("Failed: " + why);
             case AWAITING_APPROVAL -> Optional.of("Waiting for a person to approve or reject it: " + why);
+            case AWAITING_INPUT -> Optional.of("Waiting for input from the client that submitted it (MCP tasks/update): "
+                    + why);
             default -> Optional.ofNullable(reason == null || reason.isBlank() ? null : reason);
         };
     }
