@@ -80,6 +80,16 @@ class OpenApiContractIT {
     }
 
     @Test
+    void theOperationsStatusesAreExactlyTheLedgers() {
+        Set<String> declared = new TreeSet<>();
+        DOCUMENT.root.path("components").path("schemas").path("Operation").path("properties").path("status")
+                .path("enum").forEach(status -> declared.add(status.asString()));
+        Set<String> ledger = Arrays.stream(dev.opledger.operation.OperationStatus.values()).map(Enum::name)
+                .collect(Collectors.toCollection(TreeSet::new));
+        assertThat(declared).as("a client switches on the status: every one it can get is declared").isEqualTo(ledger);
+    }
+
+    @Test
     void theNodeServesTheDocumentToAnyoneAsItIsDeclared() {
         var response = api.send(HttpRequest.newBuilder(base("/v1/openapi.yaml")).GET().build());
         exchange("GET", "/v1/openapi.yaml", Map.of(), response);
