@@ -73,7 +73,7 @@ class ModularityTests {
             Map.entry("tools", Set.of("mcptasks")),
             // ui → mcp: the Tools view shows a registered tool's MCP annotations (ToolHints)
             Map.entry("ui", Set.of("attest", "audit", "claim", "classification", "effect", "graph", "mcp", "operation",
-                    "outbox", "review", "stuck", "tools")));
+                    "outbox", "replay", "review", "stuck", "tools")));
 
     private final ApplicationModules modules = ApplicationModules.of(OpledgerApplication.class,
             ProductionCode.TEST_CODE);
