@@ -141,6 +141,34 @@ class ReplayIT {
     }
 
     @Test
+    void unknownOutcomesOfAKeyedAndACheckThenWriteToolAreCalledAgainAsTheirClassAllowsWithoutASecondEffect() {
+        UUID operation = submit(full("49.90"));
+        assertThat(awaitRest(operation)).isEqualTo("SUCCEEDED");
+        // as lost answers leave them: the capture's and the points' records STARTED (outcome unknown)
+        assertThat(jdbc.update("UPDATE effect_record SET status = 'STARTED', result = NULL, finished_at = NULL "
+                + "WHERE operation_ref = ? AND step_key IN ('capture', 'points')", ref(operation))).isEqualTo(2);
+        jdbc.update("UPDATE operation SET status = 'NEEDS_REVIEW', status_reason = 'answers lost' WHERE id = ?",
+                ref(operation));
+        signedInAs("admin", "ROLE_ADMIN");
+        UUID first = checkpoints(operation).getFirst();
+
+        ReplayPlan plan = dryRun(operation, first);
+
+        assertThat(plan.effects()).extracting(e -> e.stepKey() + ":" + e.recorded() + ":" + e.action())
+                .containsExactly("reserve:SUCCEEDED:SERVED", "capture:STARTED:CALLED", "points:STARTED:CALLED",
+                        "shipping:SUCCEEDED:SERVED", "receipt:SUCCEEDED:SERVED");
+        assertThat(replays.start(new SubjectId(subject), new OperationId(operation), first, plan.digest(), List.of()))
+                .isInstanceOf(ReplayStartOutcome.Started.class);
+        assertThat(awaitRest(operation)).isEqualTo("SUCCEEDED");
+        assertThat(effects(operation)).as("the key answered the first capture, the check found the points: no second"
+                + " effect").isEqualTo(ALL_FIVE);
+        assertThat(records(operation)).extracting(row -> row.get("step_key") + ":" + row.get("status") + ":" + row.get("calls"))
+                .as("the capture called once more with its key; the points checked, not written")
+                .containsExactly("reserve:SUCCEEDED:1", "capture:SUCCEEDED:2", "points:SUCCEEDED:1",
+                        "shipping:SUCCEEDED:1", "receipt:SUCCEEDED:1");
+    }
+
+    @Test
     void aCaptureTheToolRefusedIsCalledAgainWithItsKeyOnReplayAndTheCheckoutSucceeds() {
         tools.faults().inject("capture_payment", "fail*1");
         UUID operation = submit(full("49.90"));
