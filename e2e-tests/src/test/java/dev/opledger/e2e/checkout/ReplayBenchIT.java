@@ -11,9 +11,7 @@ import dev.opledger.replay.DryRunOutcome;
 import dev.opledger.replay.ReplayPlan;
 import dev.opledger.replay.ReplayService;
 import dev.opledger.replay.ReplayStartOutcome;
-import dev.opledger.testing.ApiClient;
 import dev.opledger.testing.TestDatabaseInitializer;
-import dev.opledger.testing.TestTokens;
 import dev.opledger.tools.ReferenceToolsServer;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -145,12 +143,7 @@ class ReplayBenchIT {
     }
 
     private UUID submitAndWait(JdbcTemplate reads) {
-        UUID operationId = UUID.randomUUID();
-        var response = ApiClient.onPort(port).submit(TestTokens.forSubject(subject), operationId.toString(),
-                ApiClient.command("checkout", "{\"sku\":\"SKU-ESPRESSO\",\"quantity\":2,\"amount\":49.90,"
-                        + "\"currency\":\"EUR\",\"recipient\":\"ann@example.com\",\"loyaltyAccount\":\"ann-"
-                        + UUID.randomUUID() + "\",\"shippingAddress\":\"1 Main St\"}"));
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+        UUID operationId = InProcessCheckouts.submit(port, subject, InProcessCheckouts.full("49.90"));
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> Set.of("SUCCEEDED")
                 .contains(reads.queryForObject("SELECT status FROM operation WHERE operation_id = ?", String.class,
                         operationId)));

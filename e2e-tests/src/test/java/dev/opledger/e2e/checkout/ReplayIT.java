@@ -19,9 +19,7 @@ import dev.opledger.replay.ReplayService;
 import dev.opledger.replay.ReplayStartOutcome;
 import dev.opledger.review.ReviewOutcome;
 import dev.opledger.review.ReviewService;
-import dev.opledger.testing.ApiClient;
 import dev.opledger.testing.TestDatabaseInitializer;
-import dev.opledger.testing.TestTokens;
 import dev.opledger.tools.ReferenceToolsServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -354,11 +352,7 @@ class ReplayIT {
     }
 
     private UUID submit(String arguments) {
-        UUID operationId = UUID.randomUUID();
-        var response = ApiClient.onPort(port).submit(TestTokens.forSubject(subject), operationId.toString(),
-                ApiClient.command("checkout", arguments));
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
-        return operationId;
+        return InProcessCheckouts.submit(port, subject, arguments);
     }
 
     private String status(UUID operationId) {
@@ -381,8 +375,7 @@ class ReplayIT {
     }
 
     private List<String> effects(UUID operationId) {
-        return tools.effects().ofOperation(operationId.toString()).stream()
-                .map(effect -> effect.tool() + "@" + effect.stepKey()).toList();
+        return InProcessCheckouts.effects(tools, operationId);
     }
 
     private List<Map<String, Object>> records(UUID operationId) {
@@ -406,8 +399,6 @@ class ReplayIT {
     }
 
     private static String full(String amount) {
-        return "{\"sku\":\"SKU-ESPRESSO\",\"quantity\":2,\"amount\":" + amount + ",\"currency\":\"EUR\","
-                + "\"recipient\":\"ann@example.com\",\"loyaltyAccount\":\"ann-" + UUID.randomUUID() + "\","
-                + "\"shippingAddress\":\"1 Main St\"}";
+        return InProcessCheckouts.full(amount);
     }
 }
