@@ -94,6 +94,9 @@ class ConsoleReplayIT {
         }
         page.locator("#refresh-operation").click();
         assertThat(page.locator("#operation-status")).hasText("SUCCEEDED");
+        // the fork in the checkpoints, after the original history: its first checkpoint copies #1
+        assertThat(cell(page.locator("#checkpoints-grid"), "replay of #1")).hasCount(1);
+        assertThat(cell(page.locator("#timeline-grid"), "NEEDS_REVIEW → ACCEPTED")).isVisible();
     }
 
     private static void update(Connection database, String sql, Object... parameters) throws SQLException {

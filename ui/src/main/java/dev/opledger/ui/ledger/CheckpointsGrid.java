@@ -29,6 +29,9 @@ class CheckpointsGrid extends Grid<CheckpointEntry> {
         addColumn(CheckpointEntry::nodeId).setHeader("Node that ran").setAutoWidth(true);
         addColumn(CheckpointEntry::nextNodeId).setHeader("Next").setAutoWidth(true);
         addColumn(checkpoint -> Formats.instant(checkpoint.createdAt())).setHeader("Time").setAutoWidth(true);
+        java.util.Map<java.util.UUID, Integer> seqs = new java.util.HashMap<>();
+        checkpoints.forEach(checkpoint -> seqs.put(checkpoint.checkpointId(), checkpoint.seq()));
+        addColumn(checkpoint -> derivedFrom(checkpoint, seqs)).setHeader("From").setAutoWidth(true);
         addColumn(TimelineText::stateSummary).setHeader("State").setTooltipGenerator(TimelineText::stateSummary)
                 .setWidth("20em").setFlexGrow(1);
         if (replayFrom != null) {
@@ -46,5 +49,17 @@ class CheckpointsGrid extends Grid<CheckpointEntry> {
         setAllRowsVisible(true);
         addThemeVariants(GridVariant.ROW_STRIPES, GridVariant.WRAP_CELL_CONTENT);
         setEmptyStateText("The operation's graph has written no checkpoint.");
+    }
+
+    /** "#n" for the checkpoint it follows; "replay of #n" when it forks the history from an earlier one. */
+    static String derivedFrom(CheckpointEntry checkpoint, java.util.Map<java.util.UUID, Integer> seqs) {
+        if (checkpoint.parentId() == null) {
+            return "";
+        }
+        Integer parent = seqs.get(checkpoint.parentId());
+        if (parent == null) {
+            return "";
+        }
+        return parent == checkpoint.seq() - 1 ? "#" + parent : "replay of #" + parent;
     }
 }
