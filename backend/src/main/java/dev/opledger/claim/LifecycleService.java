@@ -182,6 +182,37 @@ public class LifecycleService {
         return accepted(statements.resolveReview(subject, operationId, actor, summary, resolution, tool, stepKey));
     }
 
+    /**
+     * The subject's operation, its row locked {@code FOR UPDATE} until the caller's transaction
+     * ends; empty when the subject has no such operation. For the replay stage's start, which
+     * compares its dry run with the records while nothing can change them, and then calls
+     * {@link #startReplay} in the same transaction; nothing else calls either (ModularityTests).
+     */
+    public Optional<ReplayLock> lockForReplay(SubjectId subject, OperationId operationId) {
+        return statements.lockForReplay(subject, operationId, true);
+    }
+
+    /** As {@link #lockForReplay}, without the lock: what a dry run reads. */
+    public Optional<ReplayLock> readForReplay(SubjectId subject, OperationId operationId) {
+        return statements.lockForReplay(subject, operationId, false);
+    }
+
+    /**
+     * Hands the subject's operation back to the workers (→ ACCEPTED) for a replay, in one statement
+     * with its transition and its {@code ReplayStarted} event, when it is in one of {@code
+     * replayable} and no worker holds it: its failure kind and reason are cleared, and the approval
+     * decided after {@code checkpointAt} is removed (the replayed graph asks for it again) and
+     * returned. Empty, and nothing changed, otherwise. Only the replay stage, which checks the role,
+     * audits and forks the graph in the same transaction, calls it.
+     */
+    public Optional<ReplayStart> startReplay(SubjectId subject, OperationId operationId, Set<OperationStatus> replayable,
+            String actor, String reason, java.util.UUID fromCheckpoint, java.time.Instant checkpointAt) {
+        Optional<ReplayStart> started = statements.startReplay(subject, operationId, replayable, actor, reason,
+                fromCheckpoint, checkpointAt);
+        accepted(started.isPresent());
+        return started;
+    }
+
     private boolean accepted(boolean decided) {
         if (decided) {
             notifications.accepted();

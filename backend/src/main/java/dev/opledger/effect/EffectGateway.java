@@ -118,6 +118,20 @@ public class EffectGateway {
         }
         String digest = argumentDigest.get();
         Optional<EffectRecord> recorded = records.find(effect.operationId(), effect.stepKey());
+        EffectRecord.ReplayGuard guard = recorded.map(EffectRecord::replayGuard).orElse(null);
+        if (guard != null && !guard.acknowledged()) {
+            // replay mode: the dry run found this step BLOCKED and no one took responsibility for it
+            if (!records.passGuard(effect)) {
+                return leaseLost(effect, "the pass of its replay guard");
+            }
+            return needsReview(effect, "the replay stops before step " + effect.stepKey() + " of " + effect.tool()
+                    + " (" + recorded.get().repeatClass() + ", recorded " + recorded.get().status()
+                    + (recorded.get().givenUp() ? ", given up by a person" : "") + "): its dry run found it BLOCKED,"
+                    + " a call could repeat an effect that may have landed, and no one acknowledged it");
+        }
+        if (guard != null) {
+            return acknowledged(effect, digest, guard, looked);
+        }
         if (recorded.isPresent() && recorded.get().givenUp()) {
             return new EffectOutcome.GivenUp(String.valueOf(recorded.get().error()));
         }
@@ -240,6 +254,61 @@ public class EffectGateway {
         }
         return needsReview(effect, effect.tool() + " for step " + effect.stepKey() + " got no answer in "
                 + maxCalls + " calls: its outcome is unknown");
+    }
+
+    /**
+     * Replay mode, a step its dry run found BLOCKED that a person acknowledged (they take
+     * responsibility for a possible second effect): one new call, the record superseded, the guard
+     * passed in the STARTED statement. From there on the record is an ordinary one: a lost answer
+     * is an unknown outcome as its class says (a never-repeat tool's parks the operation again).
+     */
+    private EffectOutcome acknowledged(Effect effect, String digest, EffectRecord.ReplayGuard guard,
+            ClassLookedUp looked) {
+        ToolClient client = tools.get();
+        ToolClass toolClass = classification.classOf(effect.tool(), () -> client.hints(effect.tool()));
+        RepeatClass repeatClass = toolClass.repeatClass();
+        looked.repeatClass = repeatClass;
+        Map<String, Object> arguments = arguments(effect, repeatClass);
+        String key = repeatClass == RepeatClass.KEYED ? effect.idempotencyKey() : null;
+        if (!records.start(effect, repeatClass, key, arguments, digest, true, true)) {
+            return records.cancelPending(effect.fence())
+                    ? new EffectOutcome.CancelRequested("a cancel was requested before step " + effect.stepKey()
+                            + " of " + effect.tool().tool() + " started: it was not called")
+                    : leaseLost(effect, "its STARTED record of the call " + guard.acknowledgedBy() + " acknowledged");
+        }
+        log.warn("step {} of {}: calling once more for the replay, as {} acknowledged", effect.stepKey(), effect.tool(),
+                guard.acknowledgedBy());
+        ToolAnswer answer;
+        try {
+            answer = client.callAllowingTask(effect.tool(), arguments, toolClass.retry().callTimeout());
+        } catch (ToolTransportException e) {
+            if (repeatClass == RepeatClass.NEVER_REPEAT) {
+                return needsReview(effect, "the acknowledged call of never-repeat tool " + effect.tool() + " for step "
+                        + effect.stepKey() + " got no answer (" + e.getMessage() + "): it may have run");
+            }
+            // the record is STARTED now: the ordinary rules of the class take it from here
+            return performFor(effect, looked);
+        }
+        if (answer instanceof ToolAnswer.TaskStarted started) {
+            DownstreamTask task = started.task();
+            if (!records.storeTask(effect, task.taskId(), status(task.state()), message(task.state()),
+                    task.pollInterval())) {
+                return leaseLost(effect, "its task handle after the acknowledged call");
+            }
+            TaskEnd end = follow(effect, repeatClass, client, task.taskId(), task.state(), task.pollInterval());
+            return end instanceof TaskEnd.Ended ended ? ended.outcome()
+                    : needsReview(effect, "the acknowledged call of " + effect.tool() + " for step " + effect.stepKey()
+                            + ": " + ((TaskEnd.Unknown) end).reason());
+        }
+        ToolReply reply = ((ToolAnswer.Replied) answer).reply();
+        if (reply.error()) {
+            return records.fail(effect, reply.text()) ? new EffectOutcome.Refused(reply.text())
+                    : leaseLost(effect, "its FAILED record after the acknowledged call");
+        }
+        if (!records.succeed(effect, reply.content())) {
+            return leaseLost(effect, "its SUCCEEDED record after the acknowledged call");
+        }
+        return new EffectOutcome.Done(reply.content(), false);
     }
 
     /**

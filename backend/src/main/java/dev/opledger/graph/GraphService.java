@@ -58,6 +58,26 @@ public class GraphService {
         }
     }
 
+    /** One checkpoint of the operation's thread, by its id. */
+    public java.util.Optional<CheckpointEntry> checkpoint(OperationId operationId, java.util.UUID checkpointId) {
+        return history.history(operationId.value()).stream().filter(c -> c.checkpointId().equals(checkpointId))
+                .findFirst();
+    }
+
+    /**
+     * Forks the operation's thread from {@code checkpointId}: appends a copy of it (its state, the
+     * node it names next) as the thread's newest checkpoint, its parent the chosen one, and returns
+     * the copy's id. This is langgraph4j's {@code updateState} on a config naming the checkpoint
+     * ({@code withCheckPointId}) with no values, as this node's saver stores one (a new checkpoint
+     * whose parent is the named one; nothing rewritten). The next run of the thread, on any node,
+     * resumes from it and runs the nodes after the chosen checkpoint again. One statement that
+     * joins the caller's transaction, so a replay's start and its fork commit together; empty when
+     * the thread has no such checkpoint.
+     */
+    public java.util.Optional<java.util.UUID> fork(OperationId operationId, java.util.UUID checkpointId) {
+        return history.fork(operationId.value(), checkpointId, java.util.UUID.randomUUID());
+    }
+
     /** Every checkpoint the operation's thread has, newest first (released runs included). */
     public List<CheckpointEntry> history(OperationId operationId) {
         return history.history(operationId.value());

@@ -35,6 +35,12 @@ public enum EventType {
      * the operation is ACCEPTED again and its run goes on from that step.
      */
     ReviewResolved,
+    /**
+     * An admin started a replay from an earlier checkpoint ({@code fromCheckpoint}): the graph is
+     * forked from it and the operation is ACCEPTED again; the effect records decide what each later
+     * step's effect does (docs/replay.md).
+     */
+    ReplayStarted,
     /** A call attempt of a tool is about to be made (one per attempt). */
     AgentToolStarted,
     /** A tool call's outcome: it succeeded (or a check found it had landed). */

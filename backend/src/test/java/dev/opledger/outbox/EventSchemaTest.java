@@ -60,6 +60,24 @@ class EventSchemaTest {
     }
 
     @Test
+    void aReplayStartNamesItsCheckpointAndIsAccepted() {
+        ObjectNode replay = started().put("type", "ReplayStarted").put("status", "ACCEPTED")
+                .put("fromCheckpoint", "6f1d3c1e-1b9f-4a53-9a34-0c4c7b0c2d11")
+                .put("reason", "replay from checkpoint 6f1d3c1e-1b9f-4a53-9a34-0c4c7b0c2d11 started by admin");
+        replay.putNull("tool");
+        replay.putNull("stepKey");
+        replay.remove("server");
+        replay.remove("attempt");
+        assertThat(EventSchema.errors(replay)).isEmpty();
+        assertThat(EventSchema.errors(replay.deepCopy().put("status", "RUNNING"))).isNotEmpty();
+        ObjectNode withoutCheckpoint = replay.deepCopy();
+        withoutCheckpoint.remove("fromCheckpoint");
+        assertThat(EventSchema.errors(withoutCheckpoint)).isNotEmpty();
+        assertThat(EventSchema.errors(started().put("fromCheckpoint", "6f1d3c1e-1b9f-4a53-9a34-0c4c7b0c2d11")))
+                .as("only on ReplayStarted").isNotEmpty();
+    }
+
+    @Test
     void refusesToolFieldsOnAnOperationEvent() {
         ObjectNode succeeded = started().put("type", "OperationSucceeded").put("status", "SUCCEEDED");
         succeeded.putNull("tool");

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import dev.opledger.OpledgerApplication;
 import dev.opledger.claim.LifecycleService;
+import dev.opledger.effect.EffectReplays;
 import dev.opledger.effect.EffectReviews;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.SubjectId;
@@ -63,6 +64,8 @@ class ModularityTests {
             Map.entry("mcpserver", Set.of("api", "claim", "graph", "mcptasks", "operation", "submission")),
             // a person's resolution of an unknown outcome: the effect's record and the operation's status, together
             Map.entry("review", Set.of("audit", "claim", "effect", "operation")),
+            // the replay stage forks a graph (graph), hands it to the workers (claim) and guards its effects (effect)
+            Map.entry("replay", Set.of("audit", "claim", "classification", "effect", "graph", "operation")),
             Map.entry("node", Set.of("audit", "operation")),
             // the stuck-tasks read model: reads claim's, effect's and mcpserver's tables, uses claim's cancel types
             Map.entry("stuck", Set.of("claim", "operation")),
@@ -70,7 +73,7 @@ class ModularityTests {
             Map.entry("tools", Set.of("mcptasks")),
             // ui → mcp: the Tools view shows a registered tool's MCP annotations (ToolHints)
             Map.entry("ui", Set.of("attest", "audit", "claim", "classification", "effect", "graph", "mcp", "operation",
-                    "outbox", "review", "stuck", "tools")));
+                    "outbox", "replay", "review", "stuck", "tools")));
 
     private final ApplicationModules modules = ApplicationModules.of(OpledgerApplication.class,
             ProductionCode.TEST_CODE);
@@ -79,7 +82,7 @@ class ModularityTests {
     void findsEveryStageAsAModule() {
         assertThat(modules.stream().map(ApplicationModule::getIdentifier).map(Object::toString))
                 .contains("operation", "attest", "claim", "api", "audit", "node", "graph", "effect", "classification", "mcp", "outbox",
-                        "feed", "checkout", "note", "submission", "mcpserver", "notification", "review", "stuck", "ui");
+                        "feed", "checkout", "note", "submission", "mcpserver", "notification", "review", "replay", "stuck", "ui");
     }
 
     @Test
@@ -129,6 +132,22 @@ class ModularityTests {
                 .orShould().callMethodWhere(target(owner(assignableTo(EffectReviews.class)))
                         .and(target(name("resolve"))))
                 .because("a resolution is role-checked, audited and made on both sides at once")
+                .check(production);
+    }
+
+    /**
+     * A replay's start locks the operation, checks its dry run, forks the graph, changes the
+     * status and guards the blocked effects in one transaction, role-checked and audited by
+     * {@link dev.opledger.replay.ReplayService}; no part of it is called from anywhere else.
+     */
+    @Test
+    void onlyTheReplayFacadeStartsAReplay() {
+        var production = new ClassFileImporter().withImportOption(new ProductionCode()).importPackages("dev.opledger");
+        noClasses().that().resideOutsideOfPackage("dev.opledger.replay..")
+                .should().callMethodWhere(target(owner(assignableTo(LifecycleService.class)))
+                        .and(target(name("startReplay")).or(target(name("lockForReplay")))))
+                .orShould().callMethodWhere(target(owner(assignableTo(EffectReplays.class))))
+                .because("a replay is role-checked, audited and bound to its dry run")
                 .check(production);
     }
 

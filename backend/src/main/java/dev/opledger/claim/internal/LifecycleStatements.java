@@ -332,6 +332,70 @@ public class LifecycleStatements {
             SELECT count(*) FROM resolved
             """.formatted(OutboxRow.INSERT, EventType.ReviewResolved);
 
+    // By subject and operationId, as a review; the approval decided after the checkpoint goes, so the fork asks again.
+    private static final String START_REPLAY = """
+            WITH target AS (
+              SELECT id, status FROM operation
+              WHERE subject_id = ? AND operation_id = ? AND status = ANY (?::text[]) AND lease_owner IS NULL
+              FOR UPDATE
+            ), started AS (
+              UPDATE operation o SET status = 'ACCEPTED', status_reason = ?, failure_kind = NULL, updated_at = now(),
+                     event_sequence = o.event_sequence + 1
+              FROM target t WHERE o.id = t.id
+              RETURNING o.id, o.operation_id, o.subject_id, o.event_sequence, t.status AS from_status
+            ), undone AS (
+              DELETE FROM operation_approval a USING started s WHERE a.operation_ref = s.id AND a.decided_at > ?
+              RETURNING a.decision, a.actor, a.reason, a.decided_at
+            ), transition AS (
+              INSERT INTO operation_transition (operation_ref, from_status, to_status, node_id, reason)
+              SELECT id, from_status, 'ACCEPTED', ?, ? FROM started
+            ), event AS (
+              %s
+              SELECT id, operation_id, subject_id, event_sequence, '%s', 'ACCEPTED', NULL, NULL,
+                     jsonb_build_object('fromCheckpoint', ?::text, 'reason', ?::text)
+              FROM started
+            )
+            SELECT s.from_status, u.decision, u.actor, u.reason, u.decided_at FROM started s LEFT JOIN undone u ON true
+            """.formatted(OutboxRow.INSERT, EventType.ReplayStarted);
+
+    public Optional<dev.opledger.claim.ReplayLock> lockForReplay(SubjectId subject, OperationId operationId,
+            boolean lock) {
+        return jdbc.query("SELECT status, event_sequence, lease_owner IS NOT NULL FROM operation "
+                        + "WHERE subject_id = ? AND operation_id = ?" + (lock ? " FOR UPDATE" : ""),
+                (row, n) -> new dev.opledger.claim.ReplayLock(OperationStatus.valueOf(row.getString(1)), row.getLong(2),
+                        row.getBoolean(3)),
+                subject.value(), operationId.value()).stream().findFirst();
+    }
+
+    public Optional<dev.opledger.claim.ReplayStart> startReplay(SubjectId subject, OperationId operationId,
+            Set<OperationStatus> replayable, String actor, String reason, UUID fromCheckpoint, Instant checkpointAt) {
+        return jdbc.execute((ConnectionCallback<Optional<dev.opledger.claim.ReplayStart>>) connection -> {
+            Array statuses = connection.createArrayOf("text", replayable.stream().map(Enum::name).toArray());
+            try (var statement = connection.prepareStatement(START_REPLAY)) {
+                int i = 1;
+                statement.setString(i++, subject.value());
+                statement.setObject(i++, operationId.value());
+                statement.setArray(i++, statuses);
+                statement.setString(i++, reason);
+                statement.setObject(i++, checkpointAt.atOffset(java.time.ZoneOffset.UTC));
+                statement.setString(i++, "console:" + actor);
+                statement.setString(i++, reason);
+                statement.setString(i++, fromCheckpoint.toString());
+                statement.setString(i++, reason);
+                try (ResultSet row = statement.executeQuery()) {
+                    if (!row.next()) {
+                        return Optional.empty();
+                    }
+                    OperationStatus from = OperationStatus.valueOf(row.getString(1));
+                    Optional<ApprovalDecision> undone = row.getString(2) == null ? Optional.empty()
+                            : Optional.of(new ApprovalDecision(operationId, row.getString(2).equals("APPROVED"),
+                                    row.getString(3), row.getString(4), row.getTimestamp(5).toInstant()));
+                    return Optional.of(new dev.opledger.claim.ReplayStart(from, undone));
+                }
+            }
+        });
+    }
+
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transactions;
 

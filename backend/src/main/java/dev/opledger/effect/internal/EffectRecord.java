@@ -14,10 +14,22 @@ import org.jspecify.annotations.Nullable;
  * @param taskPollIntervalMs the interval its server asked for between polls, if it said
  * @param resolution how a person resolved the record's unknown outcome (LANDED, GIVEN_UP); null
  *     when no one did, or after a NOT_LANDED (which removed the record)
+ * @param replayGuard the guard a replay put on the step, not reached yet; null when none
  */
 public record EffectRecord(String status, RepeatClass repeatClass, @Nullable Map<String, Object> result,
         @Nullable String error, int calls, @Nullable String argumentDigest, @Nullable String taskId,
-        @Nullable String taskStatus, @Nullable Long taskPollIntervalMs, @Nullable String resolution) {
+        @Nullable String taskStatus, @Nullable Long taskPollIntervalMs, @Nullable String resolution,
+        @Nullable ReplayGuard replayGuard) {
+
+    /**
+     * A replay's guard of the step, which its dry run found BLOCKED: the gateway stops before it,
+     * or calls once when {@code acknowledgedBy} took responsibility for a possible second effect.
+     */
+    public record ReplayGuard(@Nullable String acknowledgedBy) {
+        public boolean acknowledged() {
+            return acknowledgedBy != null;
+        }
+    }
 
     /** A person gave the step up: it ends with their reason, and the tool is not called again. */
     public boolean givenUp() {

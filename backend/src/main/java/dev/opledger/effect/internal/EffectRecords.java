@@ -85,12 +85,17 @@ public class EffectRecords {
 
     public Optional<EffectRecord> find(OperationId operationId, String stepKey) {
         return jdbc.query("SELECT e.status, e.repeat_class, e.result::text, e.error, e.calls, e.argument_digest, "
-                        + "e.arguments::text, e.task_id, e.task_status, e.task_poll_interval_ms, e.resolution "
+                        + "e.arguments::text, e.task_id, e.task_status, e.task_poll_interval_ms, e.resolution, "
+                        + "(SELECT g.acknowledged_by FROM effect_replay_guard g WHERE g.operation_ref = e.operation_ref "
+                        + "AND g.step_key = e.step_key AND g.passed_at IS NULL) AS guard_ack, "
+                        + "EXISTS (SELECT 1 FROM effect_replay_guard g WHERE g.operation_ref = e.operation_ref "
+                        + "AND g.step_key = e.step_key AND g.passed_at IS NULL) AS guarded "
                         + "FROM effect_record e "
                         + "JOIN operation o ON o.id = e.operation_ref WHERE o.operation_id = ? AND e.step_key = ?",
                 (row, n) -> new EffectRecord(row.getString(1), RepeatClass.valueOf(row.getString(2)), map(row.getString(3)),
                         row.getString(4), row.getInt(5), digest(row.getString(6), row.getString(7)), row.getString(8),
-                        row.getString(9), row.getObject(10, Long.class), row.getString(11)),
+                        row.getString(9), row.getObject(10, Long.class), row.getString(11),
+                        !row.getBoolean(13) ? null : new EffectRecord.ReplayGuard(row.getString(12))),
                 operationId.value(), stepKey).stream().findFirst();
     }
 
@@ -116,6 +121,52 @@ public class EffectRecords {
         } catch (IllegalArgumentException e) {
             return null;
         }
+    }
+
+    /** The operation's records whose first call started after {@code after}, in that order. */
+    public List<dev.opledger.effect.RecordedCall> recordedAfter(OperationId operationId, Instant after) {
+        return jdbc.query("""
+                SELECT e.step_key, e.server, e.tool, e.repeat_class, e.status, e.argument_digest, e.arguments::text,
+                       e.calls, e.resolution, e.started_at
+                FROM effect_record e JOIN operation o ON o.id = e.operation_ref
+                WHERE o.operation_id = ? AND e.started_at > ?
+                ORDER BY e.started_at, e.step_key
+                """, (row, n) -> new dev.opledger.effect.RecordedCall(row.getString(1), row.getString(2),
+                        row.getString(3), RepeatClass.valueOf(row.getString(4)), EffectStatus.valueOf(row.getString(5)),
+                        digest(row.getString(6), row.getString(7)), row.getInt(8), row.getString(9),
+                        row.getTimestamp(10).toInstant()),
+                operationId.value(), after.atOffset(java.time.ZoneOffset.UTC));
+    }
+
+    /** A replay's guard of a step its dry run found BLOCKED (joins the caller's transaction). */
+    public void guard(OperationId operationId, long replayId, String stepKey, String tool, @Nullable String acknowledgedBy) {
+        jdbc.update("""
+                INSERT INTO effect_replay_guard (replay_ref, operation_ref, step_key, tool, acknowledged_by)
+                SELECT ?, o.id, ?, ?, ? FROM operation o WHERE o.operation_id = ?
+                """, replayId, stepKey, tool, acknowledgedBy, operationId.value());
+    }
+
+    /** Passes the operation's guards not reached yet. */
+    public void passGuards(OperationId operationId) {
+        jdbc.update("""
+                UPDATE effect_replay_guard g SET passed_at = now() FROM operation o
+                WHERE o.id = g.operation_ref AND o.operation_id = ? AND g.passed_at IS NULL
+                """, operationId.value());
+    }
+
+    /**
+     * The replay's run reached a guarded step no one acknowledged: the guard is passed (fenced), so
+     * after a person's review the step follows its record as any run would. False when the lease is lost.
+     */
+    public boolean passGuard(Effect effect) {
+        return fenced(FENCE + """
+                , changed AS (
+                  UPDATE effect_replay_guard g SET passed_at = now()
+                  FROM fence WHERE g.operation_ref = fence.id AND g.step_key = ? AND g.passed_at IS NULL
+                  RETURNING 1
+                )
+                SELECT EXISTS (SELECT 1 FROM fence)
+                """, effect, effect.stepKey());
     }
 
     /** The operation's records in the order their steps first started, long texts cut to {@code maxText}. */
@@ -155,8 +206,22 @@ public class EffectRecords {
      */
     public boolean start(Effect effect, RepeatClass repeatClass, @Nullable String idempotencyKey,
             Map<String, Object> arguments, String argumentDigest, boolean supersedes) {
+        return start(effect, repeatClass, idempotencyKey, arguments, argumentDigest, supersedes, false);
+    }
+
+    /**
+     * As {@link #start(Effect, RepeatClass, String, Map, String, boolean)}; with {@code
+     * passesGuard}, the call a person acknowledged for a replay: the step's replay guard is passed
+     * in the same statement, so a crash after it leaves an ordinary STARTED record (outcome
+     * unknown) and the acknowledgement is never used for a second call.
+     */
+    public boolean start(Effect effect, RepeatClass repeatClass, @Nullable String idempotencyKey,
+            Map<String, Object> arguments, String argumentDigest, boolean supersedes, boolean passesGuard) {
         return fenced(FENCE_TO_START + """
-                , superseded AS (
+                , guard AS (
+                  UPDATE effect_replay_guard g SET passed_at = now() FROM fence
+                  WHERE ? AND g.operation_ref = fence.id AND g.step_key = ? AND g.passed_at IS NULL
+                ), superseded AS (
                   INSERT INTO effect_record_superseded (operation_ref, step_key, superseded_by, server, tool, repeat_class,
                       status, idempotency_key, arguments, argument_digest, result, error, calls, started_at, finished_at,
                       task_id)
@@ -172,14 +237,14 @@ public class EffectRecords {
                       idempotency_key = excluded.idempotency_key, arguments = excluded.arguments,
                       argument_digest = excluded.argument_digest, error = NULL, finished_at = NULL,
                       task_id = NULL, task_status = NULL, task_status_message = NULL, task_poll_interval_ms = NULL,
-                      task_polled_at = NULL, task_polls = 0, task_cancel_sent_at = NULL,
+                      task_polled_at = NULL, task_polls = 0, task_cancel_sent_at = NULL, resolution = NULL,
                       result = CASE WHEN ? THEN NULL ELSE effect_record.result END,
                       calls = CASE WHEN ? THEN 1 ELSE effect_record.calls + 1 END,
                       started_at = CASE WHEN ? THEN now() ELSE effect_record.started_at END
                   WHERE effect_record.status <> 'SUCCEEDED' OR ?
                   RETURNING operation_ref, step_key, server, tool, status, calls
                 )
-                """ + EVENT, effect, argumentDigest, supersedes, effect.stepKey(),
+                """ + EVENT, effect, passesGuard, effect.stepKey(), argumentDigest, supersedes, effect.stepKey(),
                 effect.stepKey(), effect.tool().server(), effect.tool().tool(), repeatClass.name(), idempotencyKey,
                 json.writeValueAsString(arguments), argumentDigest, supersedes, supersedes, supersedes, supersedes,
                 EventType.AgentToolStarted.name());

@@ -144,6 +144,17 @@ public final class CheckpointTable {
         }, CheckpointTable::stored);
     }
 
+    /** Appends a copy of {@code from} as the newest checkpoint, its parent {@code from}; empty when there is no such checkpoint. */
+    public Optional<UUID> fork(UUID thread, UUID from, UUID forkId) {
+        return jdbc.query("""
+                INSERT INTO graph_checkpoint (thread_id, seq, checkpoint_id, parent_id, node_id, next_node_id, state)
+                SELECT c.thread_id, (SELECT max(h.seq) FROM graph_checkpoint h WHERE h.thread_id = c.thread_id) + 1,
+                       ?, c.checkpoint_id, c.node_id, c.next_node_id, c.state
+                FROM graph_checkpoint c WHERE c.thread_id = ? AND c.checkpoint_id = ?
+                RETURNING checkpoint_id
+                """, (row, n) -> row.getObject(1, UUID.class), forkId, thread, from).stream().findFirst();
+    }
+
     public List<CheckpointEntry> history(UUID thread) {
         return jdbc.query(HISTORY, s -> s.setObject(1, thread), (row, n) -> new CheckpointEntry(
                 row.getInt("seq"),

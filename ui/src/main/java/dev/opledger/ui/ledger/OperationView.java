@@ -30,7 +30,13 @@ import dev.opledger.operation.OperationStatus;
 import dev.opledger.operation.SubjectId;
 import dev.opledger.outbox.OperationEvents;
 import dev.opledger.outbox.OutboxService;
+import dev.opledger.replay.DryRunOutcome;
+import dev.opledger.replay.ReplayService;
+import dev.opledger.replay.ReplayStartOutcome;
 import dev.opledger.review.ReviewService;
+import dev.opledger.ui.ActionNotification;
+import org.springframework.security.core.GrantedAuthority;
+import org.springframework.security.core.context.SecurityContextHolder;
 import dev.opledger.ui.ConsoleRoles;
 import dev.opledger.ui.MainLayout;
 import jakarta.annotation.security.RolesAllowed;
@@ -64,6 +70,7 @@ class OperationView extends VerticalLayout implements BeforeEnterObserver {
     private final Decision decision;
     private final ReviewService reviews;
     private final Resolution resolution;
+    private final ReplayService replays;
     /** The link's {@code ?subject=}, if it has one. */
     private @Nullable SubjectId subject;
     private @Nullable OperationId operationId;
@@ -72,7 +79,8 @@ class OperationView extends VerticalLayout implements BeforeEnterObserver {
     private boolean linkIsValid;
 
     OperationView(TimelineService timelines, OutboxService outbox, ApprovalService approvals, CancelService cancels,
-            ReviewService reviews) {
+            ReviewService reviews, ReplayService replays) {
+        this.replays = replays;
         this.timelines = timelines;
         this.outbox = outbox;
         this.decision = new Decision(approvals, cancels);
@@ -137,7 +145,7 @@ class OperationView extends VerticalLayout implements BeforeEnterObserver {
                 .flatMap(entry -> entry instanceof TimelineEntry.Checkpoint checkpoint ? Stream.of(checkpoint.checkpoint())
                         : Stream.empty())
                 .toList();
-        add(new H3("Checkpoints (" + checkpoints.size() + ")"), new CheckpointsGrid(checkpoints));
+        add(new H3("Checkpoints (" + checkpoints.size() + ")"), new CheckpointsGrid(checkpoints, this::askToReplay));
         addEvents(detail.operation().operationId());
         add(new H3("Effects (" + effects.size() + ")"), new EffectsGrid(effects),
                 new H3("Command (canonical JSON, as hashed)"), command,
@@ -194,6 +202,35 @@ class OperationView extends VerticalLayout implements BeforeEnterObserver {
             resolution.resolve(of, resolvedOperation, unknown, chosen, note);
             load();
         }).open();
+    }
+
+    /** The dry run of a replay from {@code checkpoint}, in a dialog; a refusal is told instead. */
+    private void askToReplay(CheckpointEntry checkpoint) {
+        SubjectId of = shownSubject;
+        OperationId replayed = operationId;
+        if (of == null || replayed == null) {
+            return;
+        }
+        switch (replays.dryRun(of, replayed, checkpoint.checkpointId())) {
+            case DryRunOutcome.Planned planned -> new ReplayDialog(replays, of, replayed, planned.plan(), isAdmin(),
+                    outcome -> {
+                        ActionNotification.show("replay-notification", ReplayDialog.message(outcome),
+                                outcome instanceof ReplayStartOutcome.Started);
+                        load();
+                    }).open();
+            case DryRunOutcome.NotReplayable refused -> ActionNotification.show("replay-notification",
+                    "No replay: " + refused.why() + ".", false);
+            case DryRunOutcome.CheckpointNotFound missing -> ActionNotification.show("replay-notification",
+                    "No replay: the operation has no checkpoint " + missing.checkpointId() + " (any more).", false);
+            case DryRunOutcome.NotFound notFound -> ActionNotification.show("replay-notification",
+                    "No replay: the operation was not found.", false);
+        }
+    }
+
+    private static boolean isAdmin() {
+        var who = SecurityContextHolder.getContext().getAuthentication();
+        return who != null && who.getAuthorities().stream().map(GrantedAuthority::getAuthority)
+                .anyMatch(("ROLE_" + ConsoleRoles.ADMIN)::equals);
     }
 
     /** The operation's cancel, as the timeline read it. */
