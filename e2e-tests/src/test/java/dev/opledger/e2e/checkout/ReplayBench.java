@@ -62,8 +62,8 @@ import org.springframework.test.context.DynamicPropertySource;
 @ActiveProfiles("test")
 @ContextConfiguration(initializers = TestDatabaseInitializer.class)
 @DirtiesContext
-@org.springframework.context.annotation.Import(ReplayBenchIT.CountingDataSource.class)
-class ReplayBenchIT {
+@org.springframework.context.annotation.Import(ReplayBench.CountingDataSource.class)
+class ReplayBench {
 
     private static final int ROUNDS = 10;
     static final AtomicLong COMMITS = new AtomicLong();
@@ -172,7 +172,7 @@ class ReplayBenchIT {
     }
 
     static DataSource counting(DataSource target) {
-        return (DataSource) Proxy.newProxyInstance(ReplayBenchIT.class.getClassLoader(),
+        return (DataSource) Proxy.newProxyInstance(ReplayBench.class.getClassLoader(),
                 new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
                     Object result = invoke(target, method, args);
                     return result instanceof Connection connection ? countingConnection(connection) : result;
@@ -190,7 +190,7 @@ class ReplayBenchIT {
             }
             return result;
         };
-        return (Connection) Proxy.newProxyInstance(ReplayBenchIT.class.getClassLoader(),
+        return (Connection) Proxy.newProxyInstance(ReplayBench.class.getClassLoader(),
                 new Class<?>[] {Connection.class}, handler);
     }
 
@@ -198,7 +198,7 @@ class ReplayBenchIT {
         Class<?>[] types = target instanceof java.sql.CallableStatement ? new Class<?>[] {java.sql.CallableStatement.class}
                 : target instanceof java.sql.PreparedStatement ? new Class<?>[] {java.sql.PreparedStatement.class}
                 : new Class<?>[] {Statement.class};
-        return (Statement) Proxy.newProxyInstance(ReplayBenchIT.class.getClassLoader(), types, (proxy, method, args) -> {
+        return (Statement) Proxy.newProxyInstance(ReplayBench.class.getClassLoader(), types, (proxy, method, args) -> {
             if (method.getName().startsWith("execute") && connection.getAutoCommit()) {
                 COMMITS.incrementAndGet();
             }
