@@ -13,13 +13,21 @@ if [ ! -s "$results" ]; then
   exit 0
 fi
 
+# the proofs' own verdict (a proof that broke off before its figures counts here, not in the table)
+summary=e2e-tests/target/prove-reports/failsafe-summary.xml
+tests=""
+if [ -f "$summary" ]; then
+  count() { sed -n "s:.*<$1>\([0-9]*\)</$1>.*:\1:p" "$summary" | head -1; }
+  tests="proofs: $(count completed) run, $(count failures) failed, $(count errors) broke off"
+fi
+
 table=$(mktemp); trap 'rm -f "$table"' EXIT
 {
   echo "Run: \`$command\` ($version version) on $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs"\
 "$(sed -n 's/^model name[[:space:]]*: / (/p' /proc/cpuinfo 2>/dev/null | head -1 | sed 's/$/)/')"\
-", Maven exit status $status."
+", Maven exit status $status${tests:+; $tests}."
   echo
-  echo "| scenario | figure | value | must be | |"
+  echo "| scenario | figure | value | must be | holds |"
   echo "|---|---|---|---|---|"
   awk -F'\t' '{ printf "| %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5 }' "$results"
 } >"$table"
@@ -29,7 +37,7 @@ echo "==================== ./opledger prove: summary ($version) ================
 awk -F'\t' '{ printf "%-18s %-46s %-28s %-18s %s\n", $1, $2, $3, ($4 == "—" ? "" : "must be " $4), $5 }' "$results"
 failed=$(awk -F'\t' '$5 != "ok"' "$results" | wc -l)
 echo "=============================================================================="
-echo "$(wc -l <"$results") figures, $failed failed; Maven exit status $status. Written to $doc."
+echo "$(wc -l <"$results") figures, $failed failed; ${tests:+$tests; }Maven exit status $status. Written to $doc."
 
 if [ -f "$doc" ] && grep -q '<!-- prove:results:begin -->' "$doc"; then
   awk -v table="$table" '

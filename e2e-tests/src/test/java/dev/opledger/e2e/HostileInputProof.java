@@ -274,16 +274,9 @@ class HostileInputProof {
             case USED_CHALLENGE -> eve.attemptOver(Codec.base64Url(eveAccepted.challenge(), "challenge"), operationId,
                     body);
             case UNKNOWN_CHALLENGE -> eve.attemptOver(bytes(random, 32), operationId, body);
-            case UNKNOWN_TYPE -> {
-                String other = "{\"type\":\"" + pick(random, "no-such-type", "CHECKOUT", "checkout ", "", "../checkout",
-                        "checkout\\u0000") + "\",\"arguments\":" + arguments(1, "1.00") + "}";
-                try {
-                    yield eve.attempt(operationId, other);
-                } catch (RuntimeException notACommandTheDeviceCanSign) {
-                    yield eve.attempt(operationId, body).withBody(other);
-                }
-            }
-            case INVALID_ARGUMENTS -> eve.attempt(operationId, "{\"type\":\"checkout\",\"arguments\":" + pick(random,
+            case UNKNOWN_TYPE -> signed(operationId, body, "{\"type\":\"" + pick(random, "no-such-type", "CHECKOUT",
+                    "checkout ", "", "../checkout", "checkout\\u0000") + "\",\"arguments\":" + arguments(1, "1.00") + "}");
+            case INVALID_ARGUMENTS -> signed(operationId, body, "{\"type\":\"checkout\",\"arguments\":" + pick(random,
                     arguments(-1, "1.00"), arguments(0, "1.00"), arguments(1, "-5.00"), arguments(1, "1.001"),
                     "{}", "[]", "{\"sku\":\"SKU-ESPRESSO\"}", arguments(1, "1.00").replace("}", ",\"extra\":1}"),
                     arguments(1, "1.00").replace("\"EUR\"", "\"EURO\"")) + "}");
@@ -348,6 +341,18 @@ class HostileInputProof {
         var request = new RawHttp.Request("POST", "/v1/operations");
         headers.forEach(request::header);
         return request.body(wire);
+    }
+
+    /**
+     * Eve's honest assertion over {@code command}; one the device cannot even parse into a command
+     * (a type or arguments of the wrong JSON shape) is sent with the assertion over {@code body}.
+     */
+    private static AttestedDevice.Attempt signed(String operationId, String body, String command) {
+        try {
+            return eve.attempt(operationId, command);
+        } catch (RuntimeException notACommandTheDeviceCanSign) {
+            return eve.attempt(operationId, body).withBody(command);
+        }
     }
 
     private static void assertProblem(Object attack, RawHttp.Response response) {
