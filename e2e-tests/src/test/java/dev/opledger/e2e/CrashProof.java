@@ -29,7 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Several nodes and crashes: three nodes on one database run checkouts against reference-tools (a
  * process of its own, outliving every node), leases of 3 s. While operations are submitted and
  * run, {@code opledger.prove.crash.kills} times (2 here) a random node is killed with SIGKILL at a
- * random moment and a fresh one started in its place, and once a node is stopped with SIGSTOP for
+ * random moment and a fresh one started in its place (submissions go on at 15 a second meanwhile), and once a node is stopped with SIGSTOP for
  * three leases and then let go on with SIGCONT. A submission whose node died is sent again, with the
  * same operationId, to another node.
  *
@@ -124,7 +124,7 @@ class CrashProof {
             for (int lane = 0; lane < lanes; lane++) {
                 int first = lane;
                 submitters.add(work.submit(() -> {
-                    // the first operations at once, then one a second per lane until the disruptions are over:
+                    // the first operations at once, then five a second per lane until the disruptions are over:
                     // every kill and the stall happen under load
                     for (int index = first; index < operations || !chaosOver.get(); index += lanes) {
                         String operationId = UUID.randomUUID().toString();
@@ -149,7 +149,7 @@ class CrashProof {
                         submitted.add(operationId);
                         progress.step(live.size() + " nodes up, " + disruptions.size() + " disruptions, "
                                 + resent.get() + " submissions sent again");
-                        Thread.sleep(index < operations ? random.nextInt(60) : 1_000);
+                        Thread.sleep(index < operations ? random.nextInt(60) : 200);
                     }
                     return null;
                 }));
@@ -205,7 +205,7 @@ class CrashProof {
                 .filter(status -> !status.getKey().equals("SUCCEEDED") && !status.getKey().equals("NEEDS_REVIEW"))
                 .mapToLong(Map.Entry::getValue).sum();
 
-        ProofReport.measured(SCENARIO, "operations (at once, then 3/s during the disruptions), nodes", operations + " + "
+        ProofReport.measured(SCENARIO, "operations (at once, then 15/s during the disruptions), nodes", operations + " + "
                 + (total - operations) + ", 3 on one database (lease 3 s)");
         ProofReport.measured(SCENARIO, "disruptions", disruptions.stream().map(Disruption::what).toList());
         ProofReport.measured(SCENARIO, "submissions sent again (node dead or stalled)", resent.get());
