@@ -7,7 +7,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import org.springframework.stereotype.Component;
 
-/** Reads a request body up to the configured limit; a larger one is refused without buffering it. */
+/**
+ * Reads a request body up to the configured limit; a larger one is refused without buffering it.
+ * A body under a content coding ({@code Content-Encoding} other than {@code identity}) is refused
+ * as an unsupported media type: the node decodes none, and the bytes are not the command sent.
+ */
 @Component
 class RequestBodyReader {
 
@@ -18,6 +22,11 @@ class RequestBodyReader {
     }
 
     byte[] read(HttpServletRequest request, @Nullable OperationId operationId) throws IOException {
+        String coding = request.getHeader("Content-Encoding");
+        if (coding != null && !coding.isBlank() && !"identity".equalsIgnoreCase(coding.strip())) {
+            throw new ApiException(ProblemType.UNSUPPORTED_MEDIA_TYPE, "the body is sent with a Content-Encoding "
+                    + "this node does not decode; send it uncompressed", operationId);
+        }
         if (request.getContentLengthLong() > maxBytes) {
             throw tooLarge(operationId);
         }

@@ -310,6 +310,26 @@ class HostileMcpInputIT {
                 call(spec, "checkout", arguments[pick], random.nextBoolean());
                 return "variant " + pick;
             }),
+            new Mutation("encoding", (spec, random) -> {
+                // not UTF-8: a byte sequence no decoder accepts, inside a string (the transport alone would decode
+                // it with replacement characters and run the call), or the message in UTF-16
+                byte[] text = spec.body().getBytes(StandardCharsets.UTF_8);
+                int pick = random.nextInt(5);
+                if (pick == 4) {
+                    spec.rawBody = spec.body().getBytes(StandardCharsets.UTF_16LE);
+                    return "UTF-16LE";
+                }
+                byte[] bad = List.of(new byte[] {(byte) 0xc3, 0x28}, new byte[] {(byte) 0xed, (byte) 0xa0, (byte) 0x80},
+                        new byte[] {(byte) 0xff}, new byte[] {(byte) 0xc0, (byte) 0xaf}).get(pick);
+                int at = spec.body().indexOf("hostile-agent") + 7;
+                var out = new java.io.ByteArrayOutputStream();
+                out.write(text, 0, at);
+                out.writeBytes(bad);
+                out.write(text, at, text.length - at);
+                spec.rawBody = out.toByteArray();
+                spec.expect = new Refused(400);
+                return java.util.HexFormat.of().formatHex(bad);
+            }),
             new Mutation("size", (spec, random) -> {
                 int size = 65 * 1024 + random.nextInt(2 * 1024 * 1024);
                 call(spec, "checkout", "{\"padding\":\"" + "a".repeat(size) + "\"}", false);

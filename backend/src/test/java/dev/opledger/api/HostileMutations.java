@@ -139,6 +139,18 @@ final class HostileMutations {
                     spec.wireBody = Spec.splice(ascii(framing), 0, new byte[0]);
                     return framing.length() > 20 ? framing.substring(0, 20).strip() + "…" : framing.strip();
                 }),
+                refusing(Dimension.FRAMING, category, "a Content-Encoding the node does not decode", SENDS_COMMAND,
+                        (spec, random) -> {
+                            // the body is sent as it is: a node that ignored the header would run it
+                            String coding = pick(random, "gzip", "deflate", "br", "x-custom", "gzip, identity");
+                            spec.extraHeaders.add(new String[] {"Content-Encoding", coding});
+                            return coding;
+                        }),
+                benign(Dimension.FRAMING, category, "Content-Encoding identity", SENDS_COMMAND, (spec, random) -> {
+                    String coding = pick(random, "identity", "IDENTITY");
+                    spec.extraHeaders.add(new String[] {"Content-Encoding", coding});
+                    return coding;
+                }),
                 refusing(Dimension.FRAMING, category, "Transfer-Encoding not implemented", SENDS_COMMAND, (spec, random) -> {
                     String coding = pick(random, "gzip", "identity", "x-custom", "chunked, gzip");
                     spec.extraHeaders.add(new String[] {"Transfer-Encoding", coding});

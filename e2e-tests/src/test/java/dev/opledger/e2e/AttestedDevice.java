@@ -26,12 +26,15 @@ final class AttestedDevice {
     static final AppId APP = new AppId("OPLEDGERDV.dev.opledger.simulator");
 
     final ApiClient api;
+    /** The node it talks to, for a caller that writes the bytes itself. */
+    final java.net.URI base;
     final String subject;
     final String token;
     final SimulatedDevice device;
 
     AttestedDevice(RunningNode node, String subject, DeviceVariant variant) {
         this.api = new ApiClient(node.base());
+        this.base = node.base();
         this.subject = subject;
         this.token = TestTokens.mint(TestTokens.LOCAL_SECRET, claims -> claims.subject(subject));
         this.device = SimulatedDevice.create(APP, AttestEnvironment.DEVELOPMENT, variant, Clock.systemUTC());
@@ -39,6 +42,7 @@ final class AttestedDevice {
 
     AttestedDevice(RunningNode node, String subject, SimulatedDevice device) {
         this.api = new ApiClient(node.base());
+        this.base = node.base();
         this.subject = subject;
         this.token = TestTokens.mint(TestTokens.LOCAL_SECRET, claims -> claims.subject(subject));
         this.device = device;
@@ -75,7 +79,14 @@ final class AttestedDevice {
 
     /** One honest attempt: a fresh challenge and an assertion over this operationId and body. */
     Attempt attempt(String operationId, String body) {
-        byte[] challenge = challenge();
+        return attemptOver(challenge(), operationId, body);
+    }
+
+    /**
+     * This device's assertion over a challenge it may not have been given (another subject's, a
+     * used or an invented one), this operationId and body: what a device's owner can make.
+     */
+    Attempt attemptOver(byte[] challenge, String operationId, String body) {
         byte[] assertion = device.assertion(ClientData.hashOfAttempt(challenge, OperationId.parse(operationId),
                 Command.parse(body.getBytes(StandardCharsets.UTF_8)).payloadHash()));
         return new Attempt(this, operationId, body, keyId(), Codec.toBase64Url(challenge), Codec.toBase64(assertion));

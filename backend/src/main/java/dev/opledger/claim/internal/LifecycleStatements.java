@@ -49,19 +49,21 @@ public class LifecycleStatements {
     /** Who acknowledges a cancel of an operation no worker holds: the ledger itself, in the request's statement. */
     private static final String LEDGER = "ledger";
 
-    // Two locking CTEs (FOR UPDATE is not allowed in a UNION): ACCEPTED operations oldest first,
-    // then RUNNING ones whose lease expired. SKIP LOCKED lets concurrent workers take disjoint sets.
+    // Two locking CTEs (FOR UPDATE is not allowed in a UNION): RUNNING operations whose lease
+    // expired, longest expired first, then ACCEPTED ones oldest first: a dead node's work is taken
+    // over as soon as its lease ends, not after the backlog of new work (./opledger prove measured
+    // 24 s for a 3 s lease with accepted first). SKIP LOCKED lets concurrent workers take disjoint sets.
     private static final String LEASE = """
-            WITH accepted AS (
-              SELECT id, status FROM operation WHERE status = 'ACCEPTED'
-              ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED
-            ), expired AS (
+            WITH expired AS (
               SELECT id, status, lease_owner FROM operation WHERE status = 'RUNNING' AND lease_expires_at < now()
               ORDER BY lease_expires_at LIMIT ? FOR UPDATE SKIP LOCKED
+            ), accepted AS (
+              SELECT id, status FROM operation WHERE status = 'ACCEPTED'
+              ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED
             ), candidates AS (
-              SELECT id, status, NULL::text AS previous_owner FROM accepted
+              SELECT id, status, lease_owner AS previous_owner FROM expired
               UNION ALL
-              SELECT id, status, lease_owner FROM expired
+              SELECT id, status, NULL::text FROM accepted
               LIMIT ?
             ), leased AS (
               UPDATE operation o SET status = 'RUNNING', lease_owner = ?, lease_expires_at = now() + ?::interval,

@@ -51,8 +51,9 @@ class McpServerConfiguration {
 
     @Bean
     ServletRegistrationBean<McpServerServlet> mcpServerEndpoint(
-            ObjectProvider<McpServerServlet.McpServerTransport> transport) {
-        var registration = new ServletRegistrationBean<>(new McpServerServlet(transport, McpJsonDefaults.getMapper()), McpServerPaths.ENDPOINT);
+            ObjectProvider<McpServerServlet.McpServerTransport> transport, McpServerProperties properties) {
+        var registration = new ServletRegistrationBean<>(new McpServerServlet(transport, McpJsonDefaults.getMapper(),
+                (int) properties.maxRequestSize().toBytes()), McpServerPaths.ENDPOINT);
         registration.setName("mcpServer");
         registration.setAsyncSupported(true);
         registration.setLoadOnStartup(1);
