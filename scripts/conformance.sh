@@ -2,10 +2,11 @@
 # Runs the official MCP conformance suite against the node's MCP server (docs/mcp.md, "Conformance").
 #   scripts/conformance.sh              every tasks-* scenario, then the `active` suite (2026-07-28,
 #                                       then the suite's default revision, 2025-11-25)
-#   scripts/conformance.sh SCENARIO…    only these scenarios
+#   scripts/conformance.sh SCENARIO…    only these scenarios (`active-2026-07-28`: the active suite at
+#                                       that revision; `active`: at the suite's default)
 # It compiles backend (tests not run), downloads Node 22 into target/conformance/ if the PATH has
 # no Node >= 22 (the suite needs it), starts a node from backend's classes plus the suite's sync
-# and task fixture tools (test sources: ConformanceFixtures, profile conformance; local profile, its own
+# and task fixture tools, resources and prompts (test sources: ConformanceFixtures, ConformanceFeatures, profile conformance; local profile, its own
 # database, attestation off; heartbeats every second, so a cancel of slow_compute lands within the
 # suite's 10 s), puts a loopback proxy in front that adds a bearer token (the suite
 # cannot send headers; the node's auth is unchanged) and prints each scenario's summary line.
@@ -51,7 +52,7 @@ echo "Compiling backend (./mvnw -o -B -q -pl backend -am test-compile dependency
 # configuration the node's component scan would find.
 FIXTURES=$OUT/fixtures/dev/opledger/mcpserver/internal
 rm -rf "$OUT/fixtures"; mkdir -p "$FIXTURES"
-cp backend/target/test-classes/dev/opledger/mcpserver/internal/ConformanceFixtures*.class "$FIXTURES/"
+cp backend/target/test-classes/dev/opledger/mcpserver/internal/Conformance{Fixtures,Features}*.class "$FIXTURES/"
 cp -r backend/target/test-classes/conformance-fixtures "$OUT/fixtures/"
 psql -q -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB" 2>&1 | grep -v NOTICE >&2 || true
 
@@ -83,6 +84,8 @@ run_suite() { # $1: a name for the results file, then the suite's own arguments
 # the tasks-* scenarios belong to an extension, off the spec timeline, and take no version.
 run_scenario() {
   case "$1" in
+    active-*) run_suite "$1" --suite active --spec-version "${1#active-}" ;;
+    active) run_suite active --suite active ;;
     tasks-*) run_suite "$1" --scenario "$1" ;;
     *) run_suite "$1" --scenario "$1" --spec-version "$SPEC" ;;
   esac

@@ -91,6 +91,29 @@ class McpServerIT {
                 org.assertj.core.api.InstanceOfAssertFactories.MAP).containsKeys("operationId", "sku", "amount");
     }
 
+    /**
+     * The conformance run's resources, prompts and completion (ConformanceFeatures, profile
+     * conformance) are not in a production node: it declares tools and the tasks extension only,
+     * and the other methods do not exist.
+     */
+    @Test
+    void aProductionNodeDeclaresToolsAndTasksButNoResourcesPromptsOrCompletions() {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> capabilities = (Map<String, Object>) McpAgent.result(
+                agent.request("server/discover", Map.of(), false, null)).get("capabilities");
+
+        assertThat(capabilities).containsKey("tools").doesNotContainKeys("resources", "prompts", "completions");
+        assertThat(capabilities.get("extensions")).asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+                .containsKey(McpAgent.TASKS);
+        assertThat(agent.request("resources/list", Map.of(), false, null).error().code()).isEqualTo(-32601);
+        assertThat(agent.request("prompts/list", Map.of(), false, null).error().code()).isEqualTo(-32601);
+        assertThat(agent.request("completion/complete", Map.of("ref",
+                Map.of("type", "ref/prompt", "name", "test_prompt_with_arguments"), "argument",
+                Map.of("name", "arg1", "value", "p")), false, null).error().code()).isEqualTo(-32601);
+        assertThat(agent.client().listTools().list().tools()).extracting(Tool::name)
+                .doesNotContain("test_tool_with_progress", "test_simple_text");
+    }
+
     @Test
     void aCallWithoutTasksAnswersWithTheOperationAndARepeatReadsTheSameOne() {
         var first = agent.client().tool("checkout").arguments(McpAgent.checkout(operationId, 1)).call();

@@ -13,6 +13,7 @@ import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
 import io.modelcontextprotocol.modern.McpSchema;
 import io.modelcontextprotocol.modern.McpSchema.Implementation;
 import io.modelcontextprotocol.modern.server.HmacRequestStateCodec;
+import io.modelcontextprotocol.modern.server.McpFeature;
 import io.modelcontextprotocol.modern.server.McpServer;
 import io.modelcontextprotocol.modern.server.feature.McpSyncToolRepository;
 import io.modelcontextprotocol.modern.server.feature.ToolsFeature;
@@ -67,19 +68,26 @@ class McpServerConfiguration {
         return new OperationTools(submissions, claims, tasks, types, McpJsonDefaults.getMapper(), properties);
     }
 
+    /**
+     * {@code fixtureFeatures}: any {@link McpFeature} beans. Production declares none, so the node
+     * serves tools and the tasks extension only (no resources, prompts or completions: McpServerIT
+     * checks the capabilities); the conformance run's test-only profile adds the suite's resources
+     * and prompts this way (ConformanceFeatures, test sources).
+     */
     @Bean
     McpServerServlet.McpServerTransport mcpServerTransport(McpSyncToolRepository tools, ClaimService claims,
             CancelService cancels, LifecycleService lifecycle, TaskStore tasks, McpServerProperties properties,
-            RequestStates requestStates) {
+            RequestStates requestStates, ObjectProvider<McpFeature> fixtureFeatures) {
         McpJsonMapper json = McpJsonDefaults.getMapper();
         String version = Objects.requireNonNullElse(getClass().getPackage().getImplementationVersion(), "dev");
-        McpServer server = McpServer.builder()
+        McpServer.Builder builder = McpServer.builder()
                 .serverInfo(Implementation.builder(SERVER_NAME, version).build())
                 .jsonMapper(json)
                 .feature(ToolsFeature.ofSync(tools, json, FACADE_CHECKS_ARGUMENTS, 0, McpSchema.CacheScope.PRIVATE))
                 .feature(new TasksFeature(new OperationTasks(tasks, claims, cancels, lifecycle, properties)))
-                .requestStateCodec(requestStateCodec(requestStates))
-                .build();
+                .requestStateCodec(requestStateCodec(requestStates));
+        fixtureFeatures.orderedStream().forEach(builder::feature);
+        McpServer server = builder.build();
         HttpServletMcpTransport transport = HttpServletMcpTransport.builder(server)
                 .jsonMapper(json)
                 .endpoint(McpServerPaths.ENDPOINT)

@@ -12,6 +12,7 @@ import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.modern.McpSchema.AudioContent;
 import io.modelcontextprotocol.modern.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.modern.McpSchema.ClientCapabilities;
+import io.modelcontextprotocol.modern.McpSchema.CallToolOutcome;
 import io.modelcontextprotocol.modern.McpSchema.CallToolResult;
 import io.modelcontextprotocol.modern.McpSchema.Content;
 import io.modelcontextprotocol.modern.McpSchema.ElicitFormRequest;
@@ -45,7 +46,8 @@ import org.springframework.context.annotation.Profile;
  * never serves them.
  * <ul>
  *   <li>The sync fixtures (greet, text, error, image, audio, embedded resource, mixed) answer at
- *       once and make no operation.</li>
+ *       once and make no operation; test_tool_with_progress streams three progress notifications
+ *       first. The resources and prompts are {@link ConformanceFeatures}.</li>
  *   <li>The input fixtures: confirm_delete and multi_input ask the client for input while their
  *       task runs ({@code input_required}, answered with {@code tasks/update}); test_tool_with_task
  *       asks before its task exists (a synchronous multi-round-trip {@code tools/call},
@@ -85,7 +87,27 @@ class ConformanceFixtures {
                     arguments -> result(RESOURCE)),
             fixture("test_multiple_content_types", "Returns text, an image and a resource", Map.of(),
                     arguments -> result(TextContent.builder("Multiple content types test:").build(), IMAGE,
-                            RESOURCE)));
+                            RESOURCE)),
+            withProgress());
+
+    /**
+     * test_tool_with_progress: a streamed answer (the SDK's {@link McpSyncResponse#streaming}) that
+     * sends progress 0, 50 and 100 of 100 about 50 ms apart for the call's {@code progressToken}
+     * (the SDK's notifier sends nothing without one), then its text.
+     */
+    private static McpSyncTool withProgress() {
+        Tool tool = Tool.builder("test_tool_with_progress", Map.of("type", "object", "properties", Map.of()))
+                .description("Reports progress 0, 50, 100 of 100, then answers").build();
+        return McpSyncTool.of(tool, (context, request) -> McpSyncResponse.<CallToolOutcome>streaming(notifier -> {
+            for (int progress = 0; progress <= 100; progress += 50) {
+                if (progress > 0) {
+                    pause(Duration.ofMillis(50));
+                }
+                notifier.progress(progress, 100.0, null);
+            }
+            return text("Progress test completed (0, 50, 100 of 100).", false);
+        }));
+    }
 
     /** The client capability a task-only fixture requires: without it, -32021 before the tool runs. */
     private static final ClientCapabilities TASKS = ClientCapabilities.builder()
