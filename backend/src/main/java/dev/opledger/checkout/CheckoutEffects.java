@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * How a checkout step makes its effect: only while the lease is held, always through the effect
  * gateway under the step's key and the lease's fence, and with the gateway's outcome turned into
  * the step's state update or into the operation's end (refused, or given up by a person →
- * FAILED, needs review → NEEDS_REVIEW, a record refused for a lost lease → the run stops, STARTED
+ * FAILED, after the compensations when something was reserved: {@link #failedAt}; needs review → NEEDS_REVIEW, a record refused for a lost lease → the run stops, STARTED
  * refused for a cancel requested → the run stops CANCELLED).
  */
 final class CheckoutEffects {
@@ -44,12 +44,28 @@ final class CheckoutEffects {
         var effect = new Effect(run.fence(), step.key(), new ToolRef(server, tool), arguments, check);
         return switch (gateway.perform(effect)) {
             case EffectOutcome.Done done -> then.apply(done.result());
-            case EffectOutcome.Refused refused -> failed(step.key() + ": " + tool + " refused: " + refused.error());
-            case EffectOutcome.GivenUp givenUp -> failed(step.key() + ": " + tool + " " + givenUp.reason());
+            case EffectOutcome.Refused refused -> failedAt(step, step.key() + ": " + tool + " refused: " + refused.error());
+            case EffectOutcome.GivenUp givenUp -> failedAt(step, step.key() + ": " + tool + " " + givenUp.reason());
             case EffectOutcome.NeedsReview review ->
                     StepResult.stop(new ExecutionOutcome.NeedsReview(step.key() + ": " + review.reason()));
             case EffectOutcome.LeaseLost lost -> StepResult.stop(new ExecutionOutcome.LeaseLost(lost.refused()));
             case EffectOutcome.CancelRequested cancel -> StepResult.stop(new ExecutionOutcome.Cancelled(cancel.detail()));
+        };
+    }
+
+    /**
+     * A step's effect failed (refused, or given up by a person). Before anything was reserved the
+     * operation ends FAILED at once. After the reservation the failure goes into the state and
+     * the run goes on, so the planner routes to the compensations; a compensation that fails
+     * records why in its own result, and the ones after it still run. Either way the failure is
+     * in the step's checkpoint, so a resumed run goes on with the compensation, never back to it.
+     */
+    static StepResult failedAt(CheckoutStep step, String reason) {
+        return switch (step) {
+            case RESERVE -> failed(reason);
+            case REFUND -> StepResult.next(Map.of(CheckoutState.REFUND, Map.of(CheckoutState.FAILED, reason)));
+            case RELEASE -> StepResult.next(Map.of(CheckoutState.RELEASE, Map.of(CheckoutState.FAILED, reason)));
+            default -> StepResult.next(Map.of(CheckoutState.FAILURE, Map.of("step", step.key(), "reason", reason)));
         };
     }
 

@@ -20,9 +20,10 @@ import org.bsc.langgraph4j.action.AsyncNodeActionWithConfig;
  * goes where the planner said without asking again.
  *
  * <pre>
- * START → reserve ─┬──────────────→ capture → [points] → [shipping] → receipt → END
+ * START → reserve ─┬──────────────→ capture → [points] → [shipping] → [wrap] → receipt → END
  *                  └→ approval ─┬─↗ (approved)
  *                               └→ release → END (rejected)
+ * a step after reserve failed (refused, given up): → [refund, after a capture] → release → END
  * </pre>
  */
 final class CheckoutGraph {

@@ -48,6 +48,7 @@ class CheckoutOperation implements OperationType {
         nodes.put(CheckoutStep.SHIPPING, GraphStep.node(new SetShippingNode(effects)));
         nodes.put(CheckoutStep.WRAP, GraphStep.node(new WrapGiftNode(effects)));
         nodes.put(CheckoutStep.RECEIPT, GraphStep.node(new SendReceiptNode(effects)));
+        nodes.put(CheckoutStep.REFUND, GraphStep.node(new RefundNode(effects)));
         nodes.put(CheckoutStep.RELEASE, GraphStep.node(new ReleaseNode(effects)));
         this.runner = graphs.runner(CheckoutGraph.build(nodes, planner.getIfAvailable(FixedCheckoutPlanner::new)),
                 GraphOptions.none());
@@ -90,11 +91,21 @@ class CheckoutOperation implements OperationType {
             case RunOutcome.Stopped stopped -> stopped.outcome();
             case RunOutcome.Paused paused ->
                     throw new IllegalStateException("the checkout paused before " + paused.nextNode() + ", which waits for nothing");
-            case RunOutcome.Completed completed when state.rejected() -> new ExecutionOutcome.Failed(rejection(state));
+            // a step after the reservation failed and the compensations ran: the failure is the outcome
+            case RunOutcome.Completed completed when state.failed() ->
+                    new ExecutionOutcome.Failed(state.failure().orElseThrow() + compensationFailures(state));
+            case RunOutcome.Completed completed when state.rejected() ->
+                    new ExecutionOutcome.Failed(rejection(state) + compensationFailures(state));
             case RunOutcome.Completed completed when state.receiptSent() -> new ExecutionOutcome.Succeeded();
             case RunOutcome.Completed completed ->
                     new ExecutionOutcome.Failed("the checkout ended before its receipt was sent");
         };
+    }
+
+    /** Empty when every compensation that ran did its part; else what failed, after the original reason. */
+    static String compensationFailures(CheckoutState state) {
+        return state.refundFailure().map(reason -> "; the refund failed too (" + reason + ")").orElse("")
+                + state.releaseFailure().map(reason -> "; the release failed too (" + reason + ")").orElse("");
     }
 
     private static String rejection(CheckoutState state) {

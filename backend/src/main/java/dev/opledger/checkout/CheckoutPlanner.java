@@ -12,7 +12,9 @@ import java.util.Map;
  * <p>The default ({@link FixedCheckoutPlanner}) follows the contract's order. A bean of this type
  * replaces it. The steps guard what a planner cannot skip: capture refuses to run without the
  * approval the amount needs, the receipt without a captured payment, the release without a
- * rejection.
+ * rejection or a failure, the refund without a failure and a captured payment. A failed step
+ * after the reservation writes {@code failure} into the state instead of ending the run, so the
+ * planner chooses the compensations too.
  */
 public interface CheckoutPlanner {
 

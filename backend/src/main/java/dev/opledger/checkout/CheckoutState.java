@@ -35,6 +35,14 @@ final class CheckoutState extends AgentState {
     static final String WRAP = "wrap";
     static final String RECEIPT = "receipt";
     static final String RELEASE = "release";
+    static final String REFUND = "refund";
+    /**
+     * {@code {step, reason}}: a step after the reservation failed (refused, or given up by a
+     * person); the compensations run and the operation ends FAILED with this reason.
+     */
+    static final String FAILURE = "failure";
+    /** In a compensation's result ({@link #REFUND}, {@link #RELEASE}): why it failed itself. */
+    static final String FAILED = "failed";
 
     CheckoutState(Map<String, Object> data) {
         super(data);
@@ -111,6 +119,35 @@ final class CheckoutState extends AgentState {
 
     Optional<String> paymentId() {
         return idIn(PAYMENT, "paymentId");
+    }
+
+    /** The failure the compensations run for, if a step after the reservation failed. */
+    Optional<String> failure() {
+        return idIn(FAILURE, "reason");
+    }
+
+    boolean failed() {
+        return failure().isPresent();
+    }
+
+    /** The refund ran (it gave the money back, or failed itself: it is not tried again). */
+    boolean refundTried() {
+        return value(REFUND).isPresent();
+    }
+
+    /** The release ran (it put the stock back, or failed itself: it is not tried again). */
+    boolean releaseTried() {
+        return value(RELEASE).isPresent();
+    }
+
+    /** Why the refund failed, if it ran and did. */
+    Optional<String> refundFailure() {
+        return idIn(REFUND, FAILED);
+    }
+
+    /** Why the release failed, if it ran and did. */
+    Optional<String> releaseFailure() {
+        return idIn(RELEASE, FAILED);
     }
 
     /** The tool answered with the message's id, or a person confirmed the message went out (its id unknown). */

@@ -25,7 +25,15 @@ public enum CheckoutStep {
     WRAP("wrap"),
     /** send_message (never-repeat): the receipt. */
     RECEIPT("receipt"),
-    /** release_inventory (keyed): after a rejection, the reservation goes back. */
+    /**
+     * refund_payment (keyed, by the payment's id): a compensation, when a step after a successful
+     * capture failed; before the release.
+     */
+    REFUND("refund"),
+    /**
+     * release_inventory (keyed): the reservation goes back, after a rejection or, as a
+     * compensation, after any step after the reservation failed.
+     */
     RELEASE("release"),
     /** The graph's end. */
     END(StateGraph.END);

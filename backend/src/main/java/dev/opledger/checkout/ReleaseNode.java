@@ -10,7 +10,10 @@ import java.util.Map;
 import java.util.Optional;
 import org.bsc.langgraph4j.RunnableConfig;
 
-/** After a rejection, hands the reserved stock back (release_inventory, keyed). */
+/**
+ * After a rejection, or as a compensation after a failed step, hands the reserved stock back
+ * (release_inventory, keyed).
+ */
 final class ReleaseNode implements GraphStep<CheckoutState> {
 
     static final String TOOL = "release_inventory";
@@ -23,8 +26,8 @@ final class ReleaseNode implements GraphStep<CheckoutState> {
 
     @Override
     public StepResult apply(CheckoutState state, RunnableConfig config) {
-        if (!state.rejected()) {
-            return failed("release: only a rejected checkout releases its reservation");
+        if (!state.rejected() && !state.failed()) {
+            return failed("release: only a rejected or failed checkout releases its reservation");
         }
         Optional<String> reservationId = state.reservationId();
         if (reservationId.isEmpty()) {

@@ -20,12 +20,13 @@ class ToolListingIT {
         Map<String, Tool> tools = McpClients.modern(server.url()).listTools().list().tools().stream()
                 .collect(Collectors.toMap(Tool::name, Function.identity()));
 
-        assertThat(tools).containsOnlyKeys("reserve_inventory", "release_inventory", "capture_payment", "send_message",
-                "adjust_points", "get_points", "set_shipping_address", "get_product", "wrap_gift");
+        assertThat(tools).containsOnlyKeys("reserve_inventory", "release_inventory", "capture_payment", "refund_payment",
+                "send_message", "adjust_points", "get_points", "set_shipping_address", "get_product", "wrap_gift");
         //                                                   readOnly destructive idempotent openWorld
         assertThat(hints(tools.get("reserve_inventory"))).containsExactly(false, false, false, false);
         assertThat(hints(tools.get("release_inventory"))).containsExactly(false, true, true, false);
         assertThat(hints(tools.get("capture_payment"))).containsExactly(false, false, false, false);
+        assertThat(hints(tools.get("refund_payment"))).containsExactly(false, true, true, false);
         assertThat(hints(tools.get("send_message"))).containsExactly(false, false, false, false);
         assertThat(hints(tools.get("adjust_points"))).containsExactly(false, false, false, false);
         assertThat(hints(tools.get("set_shipping_address"))).containsExactly(false, true, true, false);
@@ -38,6 +39,8 @@ class ToolListingIT {
         assertThat(tools.get("release_inventory").meta()).containsEntry("dev.opledger/repeatClass", "keyed")
                 .containsEntry("dev.opledger/idempotencyKeyArgument", "idempotencyKey");
         assertThat(tools.get("capture_payment").meta()).containsEntry("dev.opledger/repeatClass", "keyed");
+        assertThat(tools.get("refund_payment").meta()).containsEntry("dev.opledger/repeatClass", "keyed")
+                .containsEntry("dev.opledger/idempotencyKeyArgument", "idempotencyKey");
         assertThat(tools.get("send_message").meta()).containsEntry("dev.opledger/repeatClass", "never-repeat");
         assertThat(tools.get("adjust_points").meta()).containsEntry("dev.opledger/repeatClass", "check-then-write")
                 .containsEntry("dev.opledger/checkTool", "get_points");
@@ -52,6 +55,8 @@ class ToolListingIT {
                 .containsExactlyInAnyOrder("operationId", "stepKey", "reservationId");
         assertThat(required(tools.get("capture_payment")))
                 .containsExactlyInAnyOrder("operationId", "stepKey", "amount", "currency");
+        assertThat(required(tools.get("refund_payment")))
+                .containsExactlyInAnyOrder("operationId", "stepKey", "paymentId");
         assertThat(required(tools.get("send_message")))
                 .containsExactlyInAnyOrder("operationId", "stepKey", "to", "text");
         assertThat(required(tools.get("adjust_points")))
@@ -77,7 +82,7 @@ class ToolListingIT {
                     .collect(Collectors.toMap(io.modelcontextprotocol.spec.McpSchema.Tool::name, Function.identity()));
 
             // wrap_gift runs as a task, which the 2025-11-25 revision served here cannot carry
-            assertThat(tools).hasSize(8).doesNotContainKey("wrap_gift");
+            assertThat(tools).hasSize(9).doesNotContainKey("wrap_gift");
             var send = tools.get("send_message").annotations();
             assertThat(List.of(send.readOnlyHint(), send.destructiveHint(), send.idempotentHint(),
                     send.openWorldHint())).containsExactly(false, false, false, false);
@@ -86,6 +91,7 @@ class ToolListingIT {
                     .containsExactly(false, true, true);
             assertThat(tools.get("get_points").annotations().readOnlyHint()).isTrue();
             assertThat(tools.get("capture_payment").meta()).containsEntry("dev.opledger/repeatClass", "keyed");
+            assertThat(tools.get("refund_payment").meta()).containsEntry("dev.opledger/repeatClass", "keyed");
         }
     }
 

@@ -8,7 +8,7 @@ import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.annotation.Transactional;
 
-/** Captured payments, in the server's own schema. */
+/** Captured payments and their refunds, in the server's own schema. */
 class Payments {
 
     private final JdbcClient jdbc;
@@ -43,6 +43,60 @@ class Payments {
                 .single();
         effects.record(CapturePaymentTool.NAME, arguments, request.idempotencyKey().orElse(null), id.toString());
         return payment.asOutcome(false);
+    }
+
+    /**
+     * Refunds a payment once: the payment's row lock serialises refunds of one payment, and an
+     * advisory lock per key serialises repeats with one key.
+     */
+    @Transactional
+    ToolOutcome refund(RefundRequest request, ToolArguments arguments) {
+        Optional<Refund> existing = request.idempotencyKey().flatMap(this::refundLockedByKey);
+        if (existing.isPresent()) {
+            return request.matches(existing.get())
+                    ? existing.get().asOutcome(true)
+                    : new ToolOutcome.Failure("IDEMPOTENCY_KEY_REUSED", "idempotency key '"
+                            + request.idempotencyKey().orElseThrow() + "' was used to refund payment "
+                            + existing.get().paymentId());
+        }
+        Optional<Payment> payment = jdbc.sql("SELECT * FROM reference_tools.payment WHERE payment_id = ? FOR UPDATE")
+                .param(request.paymentId())
+                .query(Payment.class)
+                .optional();
+        if (payment.isEmpty()) {
+            return new ToolOutcome.Failure("UNKNOWN_PAYMENT", "no payment " + request.paymentId());
+        }
+        Optional<UUID> refunded = jdbc.sql("SELECT refund_id FROM reference_tools.payment_refund WHERE payment_id = ?")
+                .param(request.paymentId())
+                .query(UUID.class)
+                .optional();
+        if (refunded.isPresent()) {
+            return new ToolOutcome.Failure("ALREADY_REFUNDED", "payment " + request.paymentId()
+                    + " was refunded already (refund " + refunded.get() + ")");
+        }
+        UUID id = UUID.randomUUID();
+        Refund refund = jdbc.sql("""
+                INSERT INTO reference_tools.payment_refund
+                    (refund_id, payment_id, amount, currency, idempotency_key, operation_id, step_key)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                RETURNING *""")
+                .params(id, request.paymentId(), payment.get().amount(), payment.get().currency(),
+                        request.idempotencyKey().orElse(null), arguments.operationId(), arguments.stepKey())
+                .query(Refund.class)
+                .single();
+        effects.record(RefundPaymentTool.NAME, arguments, request.idempotencyKey().orElse(null), id.toString());
+        return refund.asOutcome(false);
+    }
+
+    private Optional<Refund> refundLockedByKey(String idempotencyKey) {
+        jdbc.sql("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")
+                .param("refund_payment:" + idempotencyKey)
+                .query()
+                .listOfRows();
+        return jdbc.sql("SELECT * FROM reference_tools.payment_refund WHERE idempotency_key = ?")
+                .param(idempotencyKey)
+                .query(Refund.class)
+                .optional();
     }
 
     private Optional<Payment> lockedByKey(String idempotencyKey) {

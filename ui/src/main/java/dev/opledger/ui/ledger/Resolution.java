@@ -38,7 +38,8 @@ final class Resolution {
                 case NOT_LANDED -> "Resolved: " + call(resolved.review()) + " did not land. The operation is ACCEPTED "
                         + "again and calls it once more.";
                 case GIVEN_UP -> "Given up: the operation is ACCEPTED again; its run ends step "
-                        + resolved.review().stepKey() + " FAILED with your reason.";
+                        + resolved.review().stepKey() + " FAILED with your reason, after the compensations its "
+                        + "graph defines (a checkout refunds a captured payment and releases its reservation).";
             };
             case ReviewOutcome.AlreadyResolved already -> "Nothing changed: " + call(already.review())
                     + " was already resolved by " + already.review().actor() + " at "

@@ -30,7 +30,9 @@ class ResolutionTest {
                 .isEqualTo("Resolved: the call of send_message for step receipt did not land. The operation is "
                         + "ACCEPTED again and calls it once more.");
         assertThat(Resolution.message(new ReviewOutcome.Resolved(review(EffectResolution.GIVEN_UP, "support", "why"))))
-                .isEqualTo("Given up: the operation is ACCEPTED again; its run ends step receipt FAILED with your reason.");
+                .isEqualTo("Given up: the operation is ACCEPTED again; its run ends step receipt FAILED with your reason, "
+                        + "after the compensations its graph defines (a checkout refunds a captured payment and "
+                        + "releases its reservation).");
     }
 
     @Test
