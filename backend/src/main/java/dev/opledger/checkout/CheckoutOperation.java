@@ -55,6 +55,11 @@ class CheckoutOperation implements OperationType {
     }
 
     @Override
+    public java.util.Set<String> compensationSteps() {
+        return java.util.Set.of(CheckoutStep.REFUND.key(), CheckoutStep.RELEASE.key());
+    }
+
+    @Override
     public String name() {
         return NAME;
     }

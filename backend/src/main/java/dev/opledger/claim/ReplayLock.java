@@ -10,6 +10,7 @@ import dev.opledger.operation.OperationStatus;
  *     (a status, an effect record, a decision) writes an event, so an equal number means nothing
  *     changed since it was read
  * @param held whether a worker holds the operation's lease
+ * @param commandType the operation's type (the command's {@code "type"})
  */
-public record ReplayLock(OperationStatus status, long eventSequence, boolean held) {
+public record ReplayLock(OperationStatus status, long eventSequence, boolean held, String commandType) {
 }

@@ -1,6 +1,7 @@
 package dev.opledger.graph;
 
 import dev.opledger.claim.LeasedOperation;
+import java.util.Set;
 
 /**
  * A kind of operation the API accepts ({@code "type"} of a command) and the workers run. Each is a
@@ -20,4 +21,14 @@ public interface OperationType {
      * the worker turns the outcome into the operation's next status.
      */
     ExecutionOutcome execute(LeasedOperation operation, LeaseGuard lease);
+
+    /**
+     * The steps (effect step keys) that undo earlier effects of the type (a release of a
+     * reservation, a refund). A replay from a checkpoint before one that landed is refused: the
+     * fork would continue on what the compensation undid, and serve the undone effect from its
+     * record without making it again.
+     */
+    default Set<String> compensationSteps() {
+        return Set.of();
+    }
 }

@@ -11,6 +11,8 @@ import dev.opledger.effect.EffectStatus;
 import dev.opledger.effect.RecordedCall;
 import dev.opledger.graph.CheckpointEntry;
 import dev.opledger.graph.GraphService;
+import dev.opledger.graph.OperationType;
+import dev.opledger.graph.OperationTypes;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationStatus;
 import dev.opledger.operation.SubjectId;
@@ -59,9 +61,11 @@ public class ReplayService {
     private final ReplayRecords replays;
     private final AuditService audit;
     private final JsonMapper json;
+    private final OperationTypes types;
 
     ReplayService(LifecycleService lifecycle, GraphService graphs, EffectReplays effects, ReplayRecords replays,
-            AuditService audit, JsonMapper json) {
+            AuditService audit, JsonMapper json, OperationTypes types) {
+        this.types = types;
         this.lifecycle = lifecycle;
         this.graphs = graphs;
         this.effects = effects;
@@ -86,6 +90,10 @@ public class ReplayService {
             return new DryRunOutcome.CheckpointNotFound(checkpointId);
         }
         ReplayPlan plan = plan(operationId, checkpoint.get(), read.get());
+        Optional<String> compensated = compensatedAfter(plan, read.get());
+        if (compensated.isPresent()) {
+            return new DryRunOutcome.NotReplayable(read.get().status(), compensated.get());
+        }
         Authentication who = SecurityContextHolder.getContext().getAuthentication();
         audit.record(who.getName(), "REPLAY_DRY_RUN", operationId.toString(), summary(plan),
                 AuditService.clientAddress(who));
@@ -122,6 +130,10 @@ public class ReplayService {
             return new ReplayStartOutcome.CheckpointNotFound(checkpointId);
         }
         ReplayPlan plan = plan(operationId, checkpoint.get(), locked.get());
+        Optional<String> compensated = compensatedAfter(plan, locked.get());
+        if (compensated.isPresent()) {
+            return new ReplayStartOutcome.NotReplayable(locked.get().status(), compensated.get());
+        }
         if (!plan.digest().equals(planDigest)) {
             // another admin started this very dry run's replay, and it has come to rest already
             Optional<ReplayRecords.Active> same = replays.startedWith(operationId, planDigest);
@@ -163,6 +175,17 @@ public class ReplayService {
             }
         }
         return new ReplayStartOutcome.Started(replayId, fork, plan, List.copyOf(named));
+    }
+
+    /** A compensation that landed after the checkpoint: the fork would go on from what it undid. */
+    private Optional<String> compensatedAfter(ReplayPlan plan, ReplayLock operation) {
+        var steps = types.find(operation.commandType()).map(OperationType::compensationSteps).orElse(Set.of());
+        return plan.effects().stream()
+                .filter(effect -> effect.recorded() == EffectStatus.SUCCEEDED && steps.contains(effect.stepKey()))
+                .findFirst()
+                .map(effect -> "its compensation " + effect.stepKey() + " (" + effect.tool() + ") ran after this "
+                        + "checkpoint: a replay from here would go on from what it undid, with the undone effect "
+                        + "served from its record; replay from a checkpoint after it, or submit a new operation");
     }
 
     private static Optional<String> notReplayable(ReplayLock operation) {

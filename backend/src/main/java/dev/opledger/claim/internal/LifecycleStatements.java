@@ -362,10 +362,10 @@ public class LifecycleStatements {
 
     public Optional<dev.opledger.claim.ReplayLock> lockForReplay(SubjectId subject, OperationId operationId,
             boolean lock) {
-        return jdbc.query("SELECT status, event_sequence, lease_owner IS NOT NULL FROM operation "
+        return jdbc.query("SELECT status, event_sequence, lease_owner IS NOT NULL, command_type FROM operation "
                         + "WHERE subject_id = ? AND operation_id = ?" + (lock ? " FOR UPDATE" : ""),
                 (row, n) -> new dev.opledger.claim.ReplayLock(OperationStatus.valueOf(row.getString(1)), row.getLong(2),
-                        row.getBoolean(3)),
+                        row.getBoolean(3), row.getString(4)),
                 subject.value(), operationId.value()).stream().findFirst();
     }
 

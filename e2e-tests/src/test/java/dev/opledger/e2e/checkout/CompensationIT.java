@@ -10,7 +10,6 @@ import dev.opledger.effect.UnknownEffect;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.SubjectId;
 import dev.opledger.replay.DryRunOutcome;
-import dev.opledger.replay.ReplayPlan;
 import dev.opledger.replay.ReplayService;
 import dev.opledger.replay.ReplayStartOutcome;
 import dev.opledger.review.ReviewOutcome;
@@ -133,24 +132,29 @@ class CompensationIT {
     }
 
     @Test
-    void aReplayFromBeforeTheCompensationsServesThemFromTheirRecordsAndRefundsAndReleasesNothingMore() {
+    void aReplayFromBeforeALandedCompensationIsRefusedAndChangesNothing() {
         UUID operation = givenUpReceipt();
-        UUID beforeRefund = jdbc.queryForObject("SELECT checkpoint_id FROM graph_checkpoint WHERE thread_id = ? "
-                + "AND next_node_id = 'refund'", UUID.class, operation);
         signedInAs("admin", "ROLE_ADMIN");
+        // before the receipt a replay could send it and end SUCCEEDED on a refunded payment and
+        // released stock; before the refund it would serve both from their records: either way
+        // it would go on from what the compensations undid
+        for (String next : List.of("receipt", "refund")) {
+            UUID checkpoint = jdbc.queryForObject("SELECT checkpoint_id FROM graph_checkpoint WHERE thread_id = ? "
+                    + "AND next_node_id = ?", UUID.class, operation, next);
 
-        var dryRun = replays.dryRun(new SubjectId(subject), new OperationId(operation), beforeRefund);
-        assertThat(dryRun).isInstanceOf(DryRunOutcome.Planned.class);
-        ReplayPlan plan = ((DryRunOutcome.Planned) dryRun).plan();
-        assertThat(plan.effects()).extracting(e -> e.stepKey() + ":" + e.recorded() + ":" + e.action())
-                .containsExactly("refund:SUCCEEDED:SERVED", "release:SUCCEEDED:SERVED");
-        assertThat(replays.start(new SubjectId(subject), new OperationId(operation), beforeRefund, plan.digest(),
-                List.of())).isInstanceOf(ReplayStartOutcome.Started.class);
+            var dryRun = replays.dryRun(new SubjectId(subject), new OperationId(operation), checkpoint);
+            assertThat(dryRun).as("from before " + next).isInstanceOfSatisfying(DryRunOutcome.NotReplayable.class,
+                    refused -> assertThat(refused.why()).startsWith("its compensation refund (refund_payment) ran"));
+            assertThat(replays.start(new SubjectId(subject), new OperationId(operation), checkpoint, "any digest",
+                    List.of("receipt"))).as("from before " + next)
+                    .isInstanceOf(ReplayStartOutcome.NotReplayable.class);
+        }
 
         assertThat(awaitRest(operation)).isEqualTo("FAILED");
-        assertThat(reason(operation)).isEqualTo("receipt: send_message given up by support: customer cancelled by phone");
         assertThat(effects(operation)).as("no second refund, no second release").isEqualTo(GIVEN_UP_RECEIPT);
         assertThat(records(operation)).endsWith("refund:SUCCEEDED:1", "release:SUCCEEDED:1");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM operation_replay r JOIN operation o ON o.id = r.operation_ref"
+                + " WHERE o.operation_id = ?", Long.class, operation)).as("no replay started").isZero();
     }
 
     // --- helpers
