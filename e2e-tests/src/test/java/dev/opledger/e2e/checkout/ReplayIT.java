@@ -169,7 +169,7 @@ class ReplayIT {
     @Test
     void aReservationTheToolRefusedIsCalledAgainWithItsKeyOnReplayAndTheCheckoutSucceeds() {
         // the reservation, not the capture: a refused capture is compensated (its reservation
-        // released, docs/graph.md#compensations), and a replay past a compensation is an open point
+        // released, docs/graph.md#compensations), and a replay from before a landed compensation is refused (CompensationIT)
         tools.faults().inject("reserve_inventory", "fail*1");
         UUID operation = submit(full("49.90"));
         assertThat(awaitRest(operation)).isEqualTo("FAILED");
