@@ -1,10 +1,14 @@
 package dev.opledger.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.vaadin.flow.router.Route;
+import dev.opledger.attest.AttestService;
+import dev.opledger.claim.CancelService;
+import dev.opledger.claim.ClaimService;
 import dev.opledger.claim.LedgerFilter;
 import dev.opledger.classification.RetryPolicy;
 import dev.opledger.node.security.ConsoleRole;
@@ -12,6 +16,7 @@ import dev.opledger.operation.OperationId;
 import dev.opledger.operation.SubjectId;
 import dev.opledger.replay.ReplayStartOutcome;
 import dev.opledger.testing.NodeIntegrationTest;
+import dev.opledger.testing.Operations;
 import jakarta.annotation.security.RolesAllowed;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -21,6 +26,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -147,6 +153,15 @@ class ConsoleAuthorisationMatrixIT {
     @Autowired
     JdbcTemplate jdbc;
 
+    @Autowired
+    ClaimService claims;
+
+    @Autowired
+    CancelService cancels;
+
+    @Autowired
+    AttestService devices;
+
     @LocalServerPort
     int port;
 
@@ -218,6 +233,83 @@ class ConsoleAuthorisationMatrixIT {
         assertThat(violations).as("authorisation matrix violations").isEmpty();
         assertThat(refused).as("refused cases run").isGreaterThanOrEqualTo(FACADE_MATRIX.size());
         assertThat(allowed).as("allowed cases run").isGreaterThanOrEqualTo(FACADE_MATRIX.size());
+    }
+
+    /**
+     * Two writes on real targets, for each caller: an allowed one changes the target and writes its
+     * audit row (actor, action, target); a refused one leaves both alone.
+     */
+    @Test
+    void anAllowedWriteOnARealTargetIsAuditedAndARefusedOneLeavesItAlone() {
+        for (Caller caller : Caller.values()) {
+            OperationId operation = Operations.claim(claims, new SubjectId("matrix-" + UUID.randomUUID()), 1).getFirst();
+            String before = status(operation);
+            String actor = signIn(caller);
+            Throwable thrown = catchThrowable(() -> cancels.cancelAsStaff(operation, "matrix"));
+            SecurityContextHolder.clearContext();
+            boolean allowed = caller.mayCall(FACADE_MATRIX.get("CancelService#cancelAsStaff(OperationId,String)"));
+            assertThat(allowed).as(caller + " may cancel").isEqualTo(caller != Caller.ANONYMOUS);
+            if (allowed) {
+                assertThat(thrown).as(caller + " cancel").isNull();
+                assertThat(audited(actor, "CANCEL_OPERATION", operation.toString())).as(caller + " cancel audited")
+                        .isEqualTo(1);
+                assertThat(jdbc.queryForObject("SELECT count(*) FROM operation_cancel c JOIN operation o ON o.id = c.operation_ref WHERE o.operation_id = ?",
+                        Long.class, operation.value())).as(caller + " cancel recorded").isEqualTo(1);
+            } else {
+                assertThat(thrown).as(caller + " cancel").isInstanceOf(AuthenticationCredentialsNotFoundException.class);
+                assertThat(status(operation)).as(caller + " cancel").isEqualTo(before);
+                assertThat(jdbc.queryForObject("SELECT count(*) FROM operation_cancel c JOIN operation o ON o.id = c.operation_ref WHERE o.operation_id = ?",
+                        Long.class, operation.value())).as(caller + " cancel recorded").isZero();
+                assertThat(audited(null, "CANCEL_OPERATION", operation.toString())).isZero();
+            }
+        }
+        for (Caller caller : Caller.values()) {
+            String key = insertKey();
+            String actor = signIn(caller);
+            Throwable thrown = catchThrowable(() -> devices.revoke(key, "matrix"));
+            SecurityContextHolder.clearContext();
+            boolean revoked = jdbc.queryForObject("SELECT revoked_at IS NOT NULL FROM attest_key WHERE key_id = ?",
+                    Boolean.class, (Object) Base64.getDecoder().decode(key));
+            if (caller.mayCall(FACADE_MATRIX.get("AttestService#revoke(String,String)"))) {
+                assertThat(caller).isEqualTo(Caller.ADMIN);
+                assertThat(thrown).as(caller + " revoke").isNull();
+                assertThat(revoked).as(caller + " revoked").isTrue();
+                assertThat(audited(actor, "REVOKE_DEVICE_KEY", key)).as(caller + " revoke audited").isEqualTo(1);
+            } else {
+                assertThat(thrown).as(caller + " revoke").isInstanceOf(caller == Caller.ANONYMOUS
+                        ? AuthenticationCredentialsNotFoundException.class : AccessDeniedException.class);
+                assertThat(revoked).as(caller + " revoked").isFalse();
+                assertThat(audited(null, "REVOKE_DEVICE_KEY", key)).isZero();
+            }
+        }
+    }
+
+    private String status(OperationId operation) {
+        return jdbc.queryForObject("SELECT status FROM operation WHERE operation_id = ?", String.class, operation.value());
+    }
+
+    private long audited(@Nullable String actor, String action, String target) {
+        return jdbc.queryForObject("SELECT count(*) FROM console_audit WHERE action = ? AND target = ? "
+                + "AND (CAST(? AS text) IS NULL OR actor = ?)", Long.class, action, target, actor, actor);
+    }
+
+    /** A registered key as the attest stage stores it (as DeviceRevocationIT inserts one). */
+    private String insertKey() {
+        var random = new java.security.SecureRandom();
+        byte[] keyId = new byte[32];
+        byte[] publicKey = new byte[65];
+        byte[] receipt = new byte[64];
+        byte[] challenge = new byte[32];
+        random.nextBytes(keyId);
+        random.nextBytes(publicKey);
+        random.nextBytes(receipt);
+        random.nextBytes(challenge);
+        publicKey[0] = 0x04;
+        jdbc.update("INSERT INTO attest_key (key_id, subject_id, public_key, app_id, environment, receipt, "
+                        + "registration_challenge_hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                keyId, "matrix-" + UUID.randomUUID(), publicKey, "OPLEDGERDV.dev.opledger.simulator", "DEVELOPMENT",
+                receipt, challenge);
+        return Base64.getEncoder().encodeToString(keyId);
     }
 
     @Test
@@ -364,12 +456,13 @@ class ConsoleAuthorisationMatrixIT {
                 .map(t -> t + " " + before.get(t) + "→" + after.get(t)).collect(Collectors.joining(", "));
     }
 
-    private static void signIn(Caller caller) {
+    private static @Nullable String signIn(Caller caller) {
         if (caller.role == null) {
-            return;
+            return null;
         }
+        String name = "matrix-" + caller.name().toLowerCase(java.util.Locale.ROOT);
         SecurityContextHolder.getContext().setAuthentication(UsernamePasswordAuthenticationToken.authenticated(
-                "matrix-" + caller.name().toLowerCase(java.util.Locale.ROOT), null,
-                AuthorityUtils.createAuthorityList(caller.role.authority())));
+                name, null, AuthorityUtils.createAuthorityList(caller.role.authority())));
+        return name;
     }
 }
