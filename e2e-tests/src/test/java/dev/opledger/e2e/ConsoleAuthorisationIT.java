@@ -43,11 +43,7 @@ class ConsoleAuthorisationIT {
 
     @Test
     void supportGetsEveryViewButNoAdminControls(Page page, RunningNode node) throws SQLException {
-        String subject = "e2e-authz-" + UUID.randomUUID();
-        DevicesIT.insertKey(subject);
-        awaitReferenceTools();
-        signIn(page, node, "support", "support");
-        everyViewIsOpen(page, node, "support");
+        String subject = signedInWithAKeyToShow(page, node, "support");
 
         page.navigate(node.uri("tools").toString());
         assertThat(page.locator("#tools-grid")).isVisible();
@@ -62,11 +58,7 @@ class ConsoleAuthorisationIT {
 
     @Test
     void adminGetsEveryViewAndTheAdminControls(Page page, RunningNode node) throws SQLException {
-        String subject = "e2e-authz-" + UUID.randomUUID();
-        DevicesIT.insertKey(subject);
-        awaitReferenceTools();
-        signIn(page, node, "admin", "admin");
-        everyViewIsOpen(page, node, "admin");
+        String subject = signedInWithAKeyToShow(page, node, "admin");
 
         page.navigate(node.uri("tools").toString());
         assertThat(page.locator(EDIT)).isVisible();
@@ -74,6 +66,19 @@ class ConsoleAuthorisationIT {
         page.navigate(node.uri("devices").toString());
         DevicesIT.filterBySubject(page, subject);
         assertThat(DevicesIT.revokeButton(page.locator("#devices-grid"))).hasCount(1);
+    }
+
+    /**
+     * Inserts a device key of a new subject, waits for the reference tools, signs in as {@code user}
+     * (whose password is the same word) and opens every route; returns the key's subject.
+     */
+    private static String signedInWithAKeyToShow(Page page, RunningNode node, String user) throws SQLException {
+        String subject = "e2e-authz-" + UUID.randomUUID();
+        DevicesIT.insertKey(subject);
+        awaitReferenceTools();
+        signIn(page, node, user, user);
+        everyViewIsOpen(page, node, user);
+        return subject;
     }
 
     /** A direct URL to every route opens it, signed in, not the login page. */
