@@ -7,7 +7,11 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.vaadin.flow.router.Route;
 import dev.opledger.attest.AttestService;
+import dev.opledger.claim.ApprovalService;
 import dev.opledger.claim.CancelService;
+import dev.opledger.claim.LeasedOperation;
+import dev.opledger.claim.LifecycleService;
+import dev.opledger.operation.OperationStatus;
 import dev.opledger.claim.ClaimService;
 import dev.opledger.claim.LedgerFilter;
 import dev.opledger.classification.RetryPolicy;
@@ -160,6 +164,12 @@ class ConsoleAuthorisationMatrixIT {
     CancelService cancels;
 
     @Autowired
+    ApprovalService approvals;
+
+    @Autowired
+    LifecycleService lifecycle;
+
+    @Autowired
     AttestService devices;
 
     @LocalServerPort
@@ -282,6 +292,49 @@ class ConsoleAuthorisationMatrixIT {
                 assertThat(audited(null, "REVOKE_DEVICE_KEY", key)).isZero();
             }
         }
+    }
+
+    /** Approve and reject, for each caller, on an operation awaiting approval. */
+    @Test
+    void anAllowedDecisionIsAuditedAndARefusedOneLeavesTheOperationAwaitingApproval() {
+        for (boolean approve : new boolean[] {true, false}) {
+            String action = approve ? "APPROVE_OPERATION" : "REJECT_OPERATION";
+            Rule rule = FACADE_MATRIX.get(approve ? "ApprovalService#approve(SubjectId,OperationId,String)"
+                    : "ApprovalService#reject(SubjectId,OperationId,String)");
+            for (Caller caller : Caller.values()) {
+                SubjectId subject = new SubjectId("matrix-" + UUID.randomUUID());
+                OperationId operation = awaitingApproval(subject);
+                String actor = signIn(caller);
+                Throwable thrown = catchThrowable(() -> {
+                    if (approve) {
+                        approvals.approve(subject, operation, "matrix");
+                    } else {
+                        approvals.reject(subject, operation, "matrix");
+                    }
+                });
+                SecurityContextHolder.clearContext();
+                String label = caller + " " + action;
+                if (caller.mayCall(rule)) {
+                    assertThat(thrown).as(label).isNull();
+                    assertThat(status(operation)).as(label).isNotEqualTo("AWAITING_APPROVAL");
+                    assertThat(audited(actor, action, operation.toString())).as(label + " audited").isEqualTo(1);
+                } else {
+                    assertThat(thrown).as(label).isInstanceOf(AuthenticationCredentialsNotFoundException.class);
+                    assertThat(status(operation)).as(label).isEqualTo("AWAITING_APPROVAL");
+                    assertThat(audited(null, action, operation.toString())).as(label + " audited").isZero();
+                }
+            }
+        }
+    }
+
+    /** As ApprovalServiceIT makes one: claimed, leased by a test node, its run finished awaiting approval. */
+    private OperationId awaitingApproval(SubjectId subject) {
+        OperationId operation = Operations.claim(claims, subject, 1, "checkout", "{}").getFirst();
+        LeasedOperation leased = lifecycle.lease("matrix-node", 1000, Duration.ofSeconds(30)).stream()
+                .filter(candidate -> candidate.operationId().equals(operation)).findFirst().orElseThrow();
+        assertThat(lifecycle.finishRun(leased.fence(), "matrix-node", OperationStatus.AWAITING_APPROVAL,
+                "amount 900.00 is over the approval limit 500.00")).isTrue();
+        return operation;
     }
 
     private String status(OperationId operation) {
