@@ -132,7 +132,7 @@ class DevicesIT {
     }
 
     /** Filters by a subject with one key, and waits until the grid holds that key alone. */
-    private static void filterBySubject(Page page, String subject) {
+    static void filterBySubject(Page page, String subject) {
         Locator input = page.locator("#filter-device-subject input");
         input.fill(subject);
         input.press("Enter");
@@ -142,7 +142,7 @@ class DevicesIT {
         assertThat(shown(grid, subject)).isVisible();
     }
 
-    private static Locator revokeButton(Locator grid) {
+    static Locator revokeButton(Locator grid) {
         return visible(grid.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Revoke")));
     }
 
@@ -163,7 +163,7 @@ class DevicesIT {
     }
 
     /** A registered key as the attest stage stores it (random bytes of the right lengths). */
-    private static String insertKey(String subject) throws SQLException {
+    static String insertKey(String subject) throws SQLException {
         byte[] keyId = random(32);
         byte[] publicKey = random(65);
         publicKey[0] = 0x04; // an uncompressed P-256 point
