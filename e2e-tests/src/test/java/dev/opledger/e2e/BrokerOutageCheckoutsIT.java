@@ -30,7 +30,8 @@ class BrokerOutageCheckoutsIT {
 
     private static final int BEFORE = 100;
     private static final int DURING = 400;
-    private static final Duration OUTAGE = Duration.ofSeconds(60);
+    /** 30 s in `./opledger test` (CI's time); {@code -Dopledger.e2e.broker-outage-seconds=60} for issue 15's minute. */
+    private static final Duration OUTAGE = Duration.ofSeconds(Long.getLong("opledger.e2e.broker-outage-seconds", 30));
     /** How long after the stop a batch Kafka committed just before it may still be marked published. */
     private static final Duration SETTLING = Duration.ofSeconds(5);
 

@@ -60,11 +60,10 @@ class CrashTakeoverIT {
      */
     @ParameterizedTest(name = "A dies at {0}")
     @CsvSource({
-            // crash point,               effects of the step, its effect record
+            // crash point,               effects of the step, its effect record — each of the three
+            // points once, across the reservation and the capture (the other three
+            // combinations cost CI two minutes and exercise the same takeover; CrashProof kills at random)
             "before-effect-call@reserve,  0, STARTED",
-            "after-tool-commit@reserve,   1, STARTED",
-            "after-effect-record@reserve, 1, SUCCEEDED",
-            "before-effect-call@capture,  0, STARTED",
             "after-tool-commit@capture,   1, STARTED",
             "after-effect-record@capture, 1, SUCCEEDED"})
     void aFreshNodeTakesOverAndEndsTheCheckoutWithOneEffectPerStep(String crashAt, int effectsOfTheStep,
