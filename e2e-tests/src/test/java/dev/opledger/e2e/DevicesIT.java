@@ -1,6 +1,7 @@
 package dev.opledger.e2e;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static dev.opledger.e2e.ConsolePages.screenshot;
 import static dev.opledger.e2e.ConsolePages.signIn;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,6 +44,7 @@ class DevicesIT {
         assertThat(shown(grid, keyId.substring(0, 12) + "…")).isVisible();
         assertThat(shown(grid, Pattern.compile("^Active$"))).isVisible();
 
+        screenshot(page, "devices", revokeButton(grid));
         revokeButton(grid).click();
         Locator reason = page.locator("#revoke-reason");
         page.locator("#revoke-confirm").click();
