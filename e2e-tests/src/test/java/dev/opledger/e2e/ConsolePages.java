@@ -39,16 +39,18 @@ final class ConsolePages {
     }
 
     /**
-     * The whole page as {@code <folder>/<view>.png} once {@code shown} is visible, when
+     * The whole page as {@code <folder>/<view>.png} once {@code shown} is visible (scrolled to it), when
      * {@value #SCREENSHOTS} is set; nothing otherwise. The viewport is {@link BrowserExtension}'s
      * (1280×800 in a screenshot run), animations are stopped and the caret hidden, so a second run
      * differs only where the data does.
+     * Vaadin's app layout scrolls the view inside the page, so the "full page" is that viewport.
      */
     static void screenshot(Page page, String view, Locator shown) {
         if (!screenshotsOn()) {
             return;
         }
         assertThat(shown).isVisible();
+        shown.scrollIntoViewIfNeeded(); // a view taller than the viewport scrolls inside the app layout
         Path file = Path.of(System.getProperty(SCREENSHOTS)).toAbsolutePath().resolve(view + ".png");
         page.screenshot(new Page.ScreenshotOptions().setPath(file).setFullPage(true)
                 .setAnimations(ScreenshotAnimations.DISABLED));

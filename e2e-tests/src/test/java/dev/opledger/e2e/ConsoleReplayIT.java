@@ -70,6 +70,7 @@ class ConsoleReplayIT {
 
         signIn(page, node, "admin", "admin");
         open(page, node, checkout);
+        screenshot(page, "unknown-effect-review", page.locator("#unknown-effect-tool"));
         page.locator("#replay-from-1").click();
 
         Locator plan = page.locator("#replay-plan-grid");

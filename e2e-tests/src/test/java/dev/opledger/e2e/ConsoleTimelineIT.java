@@ -62,7 +62,8 @@ class ConsoleTimelineIT {
         assertThat(checkpoints.getByText(Pattern.compile("^amount, .*payment, .*receipt, .*reservation, .* · [0-9]+ bytes$")))
                 .hasCount(1);
         assertThat(checkpoints).not().containsText("SKU-");
-        screenshot(page, "operation-timeline", cell(checkpoints, "__END__"));
+        screenshot(page, "operation-timeline", cell(timeline, "receipt: send_message (never-repeat)"));
+        screenshot(page, "operation-checkpoints", cell(checkpoints, "__END__"));
     }
 
     @Test

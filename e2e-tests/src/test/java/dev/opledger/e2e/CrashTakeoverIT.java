@@ -1,7 +1,6 @@
 package dev.opledger.e2e;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
-import static dev.opledger.e2e.ConsolePages.screenshot;
 import static dev.opledger.e2e.ConsolePages.signIn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -177,7 +176,6 @@ class CrashTakeoverIT {
         assertThat(page.locator("#unknown-effect-step")).hasText("receipt");
         assertThat(page.locator("#unknown-effect-digest")).hasText(java.util.regex.Pattern.compile("sha256:[0-9a-f]{64}"));
         assertThat(page.locator("#unknown-effect-started")).containsText("UTC");
-        screenshot(page, "unknown-effect-review", page.locator(action));
         page.locator(action).click();
         page.locator("#resolution-confirm").click();
         assertThat(page.locator("#resolution-note")).hasAttribute("invalid", "");

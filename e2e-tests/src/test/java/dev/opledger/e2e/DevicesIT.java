@@ -44,7 +44,6 @@ class DevicesIT {
         assertThat(shown(grid, keyId.substring(0, 12) + "…")).isVisible();
         assertThat(shown(grid, Pattern.compile("^Active$"))).isVisible();
 
-        screenshot(page, "devices", revokeButton(grid));
         revokeButton(grid).click();
         Locator reason = page.locator("#revoke-reason");
         page.locator("#revoke-confirm").click();
@@ -57,6 +56,8 @@ class DevicesIT {
         assertThat(page.getByText(Pattern.compile("Key .+ revoked: attempts signed with it are refused"))).isVisible();
         assertThat(shown(grid, Pattern.compile("^Revoked by admin at .+ UTC: device reported lost \\(e2e\\)$")))
                 .isVisible();
+        screenshot(page, "devices",
+                shown(grid, Pattern.compile("^Revoked by admin at .+ UTC: device reported lost \\(e2e\\)$")));
         assertThat(revokeButton(grid)).hasCount(0);
         try (Connection database = E2eDatabase.connect()) {
             var key = database.prepareStatement(
