@@ -58,7 +58,10 @@ public class BrowserExtension implements BeforeAllCallback, AfterAllCallback, Be
     @Override
     public void beforeEach(ExtensionContext context) {
         var browser = context.getStore(NAMESPACE).get(Browser.class, Browser.class);
-        var browserContext = browser.newContext(new Browser.NewContextOptions().setViewportSize(1400, 900));
+        // a screenshot run (ConsolePages.screenshot) uses the fixed size docs/console.md's pictures have
+        var browserContext = ConsolePages.screenshotsOn()
+                ? browser.newContext(new Browser.NewContextOptions().setViewportSize(1280, 800))
+                : browser.newContext(new Browser.NewContextOptions().setViewportSize(1400, 900));
         context.getStore(NAMESPACE).put(BrowserContext.class, browserContext);
         context.getStore(NAMESPACE).put(Page.class, browserContext.newPage());
     }

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The console's authorisation matrix driven through the browser (issue 15; the matrix is
- * docs/console.md, its server-side half ConsoleAuthorisationMatrixIT in the ui module): anonymous
+ * docs/console-authorisation.md, its server-side half ConsoleAuthorisationMatrixIT in the ui module): anonymous
  * visitors are sent to the login page from every route; SUPPORT gets every view but none of the
  * admin-only controls (tool edit and probe, device revoke); ADMIN gets them.
  */

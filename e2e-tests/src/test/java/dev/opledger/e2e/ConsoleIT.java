@@ -2,6 +2,7 @@ package dev.opledger.e2e;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 import static dev.opledger.e2e.ConsolePages.logInButton;
+import static dev.opledger.e2e.ConsolePages.screenshot;
 import static dev.opledger.e2e.ConsolePages.signIn;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -40,6 +41,7 @@ class ConsoleIT {
 
         assertThat(page).hasURL(LOGIN_PAGE);
         assertThat(logInButton(page)).isVisible();
+        screenshot(page, "login", logInButton(page));
         assertThat(page.locator("#ledger-grid")).hasCount(0);
     }
 
@@ -75,6 +77,7 @@ class ConsoleIT {
         Locator row = page.locator("#ledger-grid").getByText(operationId);
         assertThat(row).isVisible();
         assertThat(page.locator("#ledger-grid").getByText(subject)).isVisible();
+        screenshot(page, "ledger", row);
 
         row.click();
         assertThat(page).hasURL(Pattern.compile(".*/operations/" + operationId + "\\?subject=" + subject));
@@ -86,12 +89,14 @@ class ConsoleIT {
                 .hasText(Command.parse(first.getBytes(StandardCharsets.UTF_8)).canonicalJson());
         assertThat(page.locator("#attempts-grid").getByText("CLAIMED")).isVisible();
         assertThat(page.locator("#operation-conflicts-grid").getByText(offeredHash)).isVisible();
+        screenshot(page, "operation-key-reuse", page.locator("#operation-conflicts-grid").getByText(offeredHash));
 
         page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Conflicts")).click();
         assertThat(page).hasURL(Pattern.compile(".*/conflicts$"));
         Locator link = page.locator("#conflicts-grid").getByRole(AriaRole.LINK,
                 new Locator.GetByRoleOptions().setName(operationId));
         assertThat(link).isVisible();
+        screenshot(page, "conflicts", link);
         link.click();
         assertThat(page.locator("#detail-payload-hash")).hasText(storedHash);
     }

@@ -2,6 +2,7 @@ package dev.opledger.e2e;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 import static dev.opledger.e2e.ConsolePages.logInButton;
+import static dev.opledger.e2e.ConsolePages.screenshot;
 import static dev.opledger.e2e.ConsolePages.signIn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -107,6 +108,7 @@ class ConsoleOutboxIT {
         assertThat(page.locator("#outbox-relay-lease")).containsText("held, epoch " + epoch());
         assertThat(page.locator("#outbox-backlog")).hasText(Long.toString(waiting));
         assertThat(page.locator("#outbox-lag")).containsText("the oldest unpublished event occurred");
+        screenshot(page, "outbox", page.locator("#outbox-lag"));
 
         giveBackTheElection();
         await().atMost(RUN_TIMEOUT).untilAsserted(() -> {

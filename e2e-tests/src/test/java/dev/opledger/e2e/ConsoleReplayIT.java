@@ -1,6 +1,7 @@
 package dev.opledger.e2e;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static dev.opledger.e2e.ConsolePages.screenshot;
 import static dev.opledger.e2e.ConsolePages.signIn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -69,6 +70,7 @@ class ConsoleReplayIT {
 
         signIn(page, node, "admin", "admin");
         open(page, node, checkout);
+        screenshot(page, "unknown-effect-review", page.locator("#unknown-effect-tool"));
         page.locator("#replay-from-1").click();
 
         Locator plan = page.locator("#replay-plan-grid");
@@ -77,6 +79,7 @@ class ConsoleReplayIT {
         Locator acknowledge = page.locator("#acknowledge-receipt");
         assertThat(acknowledge).containsText("I take responsibility for a possible second effect of send_message");
         acknowledge.locator("input").check();
+        screenshot(page, "replay-dialog", page.locator("#replay-start"));
         page.locator("#replay-start").click();
 
         assertThat(page.getByText("Replay started from checkpoint #1: the operation is ACCEPTED again and runs on its "

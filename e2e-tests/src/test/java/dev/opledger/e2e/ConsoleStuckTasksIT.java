@@ -2,6 +2,7 @@ package dev.opledger.e2e;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 import static dev.opledger.e2e.ConsolePages.logInButton;
+import static dev.opledger.e2e.ConsolePages.screenshot;
 import static dev.opledger.e2e.ConsolePages.signIn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -98,6 +99,7 @@ class ConsoleStuckTasksIT {
         // the capture is still in flight
         assertThat(cell(outbound, "requested")).isVisible();
         assertThat(cell(cancels, operationId)).isVisible();
+        screenshot(page, "stuck-tasks", cell(cancels, operationId));
         assertThat(cancels.getByText("console:support at ", new Locator.GetByTextOptions().setExact(false)))
                 .containsText("the agent gave up");
 

@@ -1,6 +1,7 @@
 package dev.opledger.e2e;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static dev.opledger.e2e.ConsolePages.screenshot;
 import static dev.opledger.e2e.ConsolePages.signIn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -61,6 +62,8 @@ class ConsoleTimelineIT {
         assertThat(checkpoints.getByText(Pattern.compile("^amount, .*payment, .*receipt, .*reservation, .* · [0-9]+ bytes$")))
                 .hasCount(1);
         assertThat(checkpoints).not().containsText("SKU-");
+        screenshot(page, "operation-timeline", cell(timeline, "receipt: send_message (never-repeat)"));
+        screenshot(page, "operation-checkpoints", cell(checkpoints, "__END__"));
     }
 
     @Test
@@ -79,6 +82,7 @@ class ConsoleTimelineIT {
 
         page.locator("#approve-operation").click();
         page.locator("#decision-reason textarea").fill("customer confirmed by phone");
+        screenshot(page, "approval-dialog", page.locator("#decision-confirm"));
         page.locator("#decision-confirm").click();
 
         assertThat(page.getByText("Approved: the operation is ACCEPTED again and its run goes on.")).isVisible();

@@ -2,6 +2,7 @@ package dev.opledger.e2e;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 import static dev.opledger.e2e.ConsolePages.logInButton;
+import static dev.opledger.e2e.ConsolePages.screenshot;
 import static dev.opledger.e2e.ConsolePages.signIn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -158,10 +159,12 @@ class ConsoleToolsIT {
         chooseClass(page, "NEVER_REPEAT");
         page.locator("#tool-edit-max-calls input").fill("1");
         page.locator("#tool-edit-reason textarea").fill("e2e: the carrier charges per address change");
+        screenshot(page, "tool-edit-dialog", page.locator("#tool-edit-save"));
         page.locator("#tool-edit-save").click();
 
         assertThat(page.locator("#tool-edit-dialog")).hasCount(0);
         assertThat(page.locator("#tools-grid").getByText("e2e: the carrier charges per address change")).isVisible();
+        screenshot(page, "tools", page.locator("#tools-grid").getByText("e2e: the carrier charges per address change"));
         assertThat(query("SELECT repeat_class || ' ' || source || ' ' || max_calls FROM tool_classification "
                 + "WHERE server = 'reference' AND tool = ?", TOOL)).containsExactly("NEVER_REPEAT ADMIN 1");
         assertThat(query("SELECT actor || ' ' || action FROM console_audit WHERE target = ? AND detail LIKE ?",

@@ -1,6 +1,7 @@
 package dev.opledger.e2e;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static dev.opledger.e2e.ConsolePages.screenshot;
 import static dev.opledger.e2e.ConsolePages.signIn;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -55,6 +56,8 @@ class DevicesIT {
         assertThat(page.getByText(Pattern.compile("Key .+ revoked: attempts signed with it are refused"))).isVisible();
         assertThat(shown(grid, Pattern.compile("^Revoked by admin at .+ UTC: device reported lost \\(e2e\\)$")))
                 .isVisible();
+        screenshot(page, "devices",
+                shown(grid, Pattern.compile("^Revoked by admin at .+ UTC: device reported lost \\(e2e\\)$")));
         assertThat(revokeButton(grid)).hasCount(0);
         try (Connection database = E2eDatabase.connect()) {
             var key = database.prepareStatement(

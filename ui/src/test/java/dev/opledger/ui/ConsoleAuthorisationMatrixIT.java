@@ -60,7 +60,7 @@ import org.springframework.security.core.context.SecurityContextHolder;
  * The console's authorisation matrix (issue 15), server side: anonymous, SUPPORT and ADMIN against
  * every role-checked façade method and every console route. The tables below are the matrix; a
  * façade method or a route without a row fails the test, so a new action cannot slip in unchecked.
- * The same matrix is in docs/console.md.
+ * The same matrix is in docs/console-authorisation.md.
  */
 @NodeIntegrationTest
 class ConsoleAuthorisationMatrixIT {
