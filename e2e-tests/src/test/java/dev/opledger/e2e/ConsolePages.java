@@ -22,6 +22,8 @@ final class ConsolePages {
 
     static void signIn(Page page, RunningNode node, String username, String password) {
         page.navigate(node.uri("login").toString());
+        // the theme, once: a node from the extracted jar served its pages without it (ConsoleShell)
+        assertThat(page.locator("link[rel=stylesheet][href*='aura/aura.css']")).hasCount(1);
         page.getByLabel("Username").fill(username);
         // getByLabel("Password") would also match the show-password button
         page.getByRole(AriaRole.TEXTBOX, new Page.GetByRoleOptions().setName("Password")).fill(password);
