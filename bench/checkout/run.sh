@@ -71,6 +71,20 @@ pg_ticks() { # every PostgreSQL process, plus what exited backends left in the p
   done
   echo $((total + $(awk '{print $16 + $17}' "/proc/$postmaster/stat")))
 }
+# The local profile's node runs an Apache Kafka broker in its own JVM (node.kafka): its threads'
+# ticks, told apart by their names (Linux keeps the first 15 characters), so the node's own CPU
+# can be given without the broker's, which a deployed node does not carry (the DBOS peer has
+# none). A broker thread that exited during the phase is counted as the node's.
+BROKER_THREADS='^(data-plane-kafk|ExpirationReape|group-coordinat|share-coordinat|share-group-loc|controller-|broker-|kafka-[0-9]|kafka-scheduler|kafka-log-clean|transaction-log|raft-expiration|quorum-controll|persister-state|TxnMarkerSender|AddPartitionsTo|executor-|LogDirFailureHa|ReplicaFetcher)'
+broker_ticks() {
+  local task total=0 rest
+  for task in /proc/"$1"/task/*; do
+    if grep -Eq "$BROKER_THREADS" "$task/comm" 2>/dev/null && rest=$(sed 's/.*) //' "$task/stat" 2>/dev/null); then
+      total=$((total + $(awk '{print $12 + $13}' <<<"$rest")))
+    fi
+  done
+  echo "$total"
+}
 field() { sed -n "s/.* $1=\([0-9.]*\).*/\1/p" <<<"$2"; }
 calc() { awk "BEGIN {printf \"%.${2:-2}f\", $1}"; }
 # Commits PostgreSQL has published for a database, read from another database so reading adds none.
@@ -156,7 +170,7 @@ calibrate_reads() {
 # One measured phase; prints "key=value …" for the tables. $1: claim|checkout, $2: round.
 # Run it in this shell (not in $(…)), so that the exit trap knows the processes it started.
 phase() {
-  local mode=$1 round=$2 db workers max_id i0 i1 ti0 ti1 n0 n1 r0 r1 p0 p1 s0 s1 t_end c1 tc1 result
+  local mode=$1 round=$2 db workers max_id i0 i1 ti0 ti1 n0 n1 b0 b1 r0 r1 p0 p1 s0 s1 t_end c1 tc1 result
   local ops idle node_commits reads_token="" reads_id=""
   if [ "$mode" = claim ]; then db=$CLAIM_DB workers=false; else db=$DB workers=true; fi
   start_node "$workers" "$db"
@@ -181,11 +195,11 @@ phase() {
   i0=$(commits "$db"); ti0=$(now)
   sleep "$IDLE"                                      # what the idle node commits by itself (worker polls)
   i1=$(commits "$db"); ti1=$(now); s0=$(commits "$TOOLS_DB")
-  n0=$(ticks "$NODE_PID"); r0=$(ticks "$TOOLS_PID"); p0=$(pg_ticks)
+  n0=$(ticks "$NODE_PID"); b0=$(broker_ticks "$NODE_PID"); r0=$(ticks "$TOOLS_PID"); p0=$(pg_ticks)
   echo go >&3; exec 3>&-
   wait "$LOAD_PID" || { cat "$WORK/load.out" "$WORK/load.err" >&2; fail "the load driver saw unexpected answers"; }
   LOAD_PID=""
-  n1=$(ticks "$NODE_PID"); r1=$(ticks "$TOOLS_PID"); p1=$(pg_ticks); t_end=$(now)
+  n1=$(ticks "$NODE_PID"); b1=$(broker_ticks "$NODE_PID"); r1=$(ticks "$TOOLS_PID"); p1=$(pg_ticks); t_end=$(now)
   result=$(grep '^RESULT' "$WORK/load.out")
   sleep "$SETTLE"
   c1=$(commits "$db"); tc1=$(now); s1=$(commits "$TOOLS_DB")
@@ -231,10 +245,11 @@ phase() {
         round((SELECT count(*) FROM graph_checkpoint c JOIN operation o ON o.operation_id = c.thread_id
                WHERE o.id > $max_id)::numeric / $ops, 2)")
     # shellcheck disable=SC2086 # $stats and $rows are several numbers each
-    printf 'idle_per_s=%s rps=%s ops=%s reads=%s p50=%s p99=%s queued_p50=%s queued_p99=%s ran_p50=%s ran_p99=%s client_p50=%s client_p99=%s commits=%s tool_commits_per_op=%s cpu_us=%s cpu_ticks=%s tool_cpu_us=%s pg_cpu_us=%s transitions=%s effects=%s checkpoints=%s\n' \
+    printf 'idle_per_s=%s rps=%s ops=%s reads=%s p50=%s p99=%s queued_p50=%s queued_p99=%s ran_p50=%s ran_p99=%s client_p50=%s client_p99=%s commits=%s tool_commits_per_op=%s cpu_us=%s cpu_ticks=%s broker_cpu_us=%s tool_cpu_us=%s pg_cpu_us=%s transitions=%s effects=%s checkpoints=%s\n' \
       "$idle" "$(field rps "$result")" "$ops" "$(field status_reads "$result")" ${stats} \
       "$(field p50_ms "$result")" "$(field p99_ms "$result")" "$node_commits" "$(calc "($s1 - $s0) / $ops" 2)" \
-      "$(calc "($n1 - $n0) / $HZ / $ops * 1e6" 0)" "$((n1 - n0))" "$(calc "($r1 - $r0) / $HZ / $ops * 1e6" 0)" \
+      "$(calc "($n1 - $n0) / $HZ / $ops * 1e6" 0)" "$((n1 - n0))" "$(calc "($b1 - $b0) / $HZ / $ops * 1e6" 0)" \
+      "$(calc "($r1 - $r0) / $HZ / $ops * 1e6" 0)" \
       "$(calc "($p1 - $p0) / $HZ / $ops * 1e6" 0)" ${rows}
   fi
   stop_node
@@ -282,6 +297,7 @@ done
   echo "| claim-only claim | $(of claim commits_per_op) | – | $(of claim cpu_us) | – | $(of claim pg_cpu_us) |"
   echo "| checkout | $(of checkout commits_per_op) ($(of checkout net_commits_per_op)) | $(of checkout tool_commits_per_op) | $(of checkout cpu_us) ($(of checkout net_cpu_us)) | $(of checkout tool_cpu_us) | $(of checkout pg_cpu_us) |"
   echo
+  echo "Of the checkout's node CPU, the in-process Kafka broker's threads (local profile) took $(of checkout broker_cpu_us) µs per operation."
   echo "Per round (claim-only / checkout): claims/s $(per_round claim rps); ops/s $(per_round checkout rps);"
   echo "p99 ms $(per_round checkout p99); node commits/op $(per_round checkout commits_per_op)."
   echo "Checks of the method: claim-only $(per_round claim commits_per_op) commits per claim (one statement in"

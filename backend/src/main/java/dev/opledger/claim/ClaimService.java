@@ -2,7 +2,7 @@ package dev.opledger.claim;
 
 import dev.opledger.claim.internal.ClaimStatement;
 import dev.opledger.claim.internal.OperationNotifications;
-import dev.opledger.claim.internal.OperationReader;
+import dev.opledger.claim.internal.OperationStateQuery;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.SubjectId;
 import io.micrometer.core.instrument.Counter;
@@ -19,14 +19,14 @@ import org.springframework.stereotype.Service;
 public class ClaimService {
 
     private final ClaimStatement claimStatement;
-    private final OperationReader operations;
+    private final OperationStateQuery operations;
     private final Counter claimed;
     private final Counter replayed;
     private final Counter keyReused;
     private final Counter operationIdTaken;
     private final OperationNotifications notifications;
 
-    ClaimService(ClaimStatement claimStatement, OperationReader operations, MeterRegistry meters,
+    ClaimService(ClaimStatement claimStatement, OperationStateQuery operations, MeterRegistry meters,
             OperationNotifications notifications) {
         this.claimStatement = claimStatement;
         this.operations = operations;

@@ -26,7 +26,7 @@ public final class OtherNode implements AutoCloseable {
         notifications = new DatabaseNotifications(dataSource, List.of());
         notifications.start();
         OperationNotifications sent = OtherNodeParts.operationNotifications(notifications, reader);
-        claims = new ClaimService(OtherNodeParts.claimStatement(jdbc), reader, new SimpleMeterRegistry(), sent);
+        claims = new ClaimService(OtherNodeParts.claimStatement(jdbc), OtherNodeParts.operationStateQuery(jdbc), new SimpleMeterRegistry(), sent);
         lifecycle = new LifecycleService(OtherNodeParts.lifecycleStatements(jdbc), sent,
                 new LeaseMeters(new SimpleMeterRegistry()));
     }

@@ -20,6 +20,10 @@ public final class OtherNodeParts {
     }
 
     /** Its notifications: sent through {@code notifications}; its in-process events go nowhere (it runs no worker). */
+    public static OperationStateQuery operationStateQuery(JdbcTemplate jdbc) {
+        return new OperationStateQuery(jdbc);
+    }
+
     public static OperationNotifications operationNotifications(DatabaseNotifications notifications, OperationReader reader) {
         return new OperationNotifications(notifications, new SettleWaiters(reader, new SimpleMeterRegistry()), event -> {
         });
