@@ -58,12 +58,13 @@ published_of() { # the relay's part, from the outbox: state change → the start
       round(percentile_disc(0.99) WITHIN GROUP (ORDER BY ms)::numeric, 1)
     FROM (SELECT extract(epoch FROM published_at - occurred_at) * 1000 AS ms FROM outbox_event WHERE published_at IS NOT NULL) e"
 }
-read -r cn cp50 cp90 cp99 cmax <<<"$(lag_of opledger_bench_checkout)"
-read -r an ap50 ap90 ap99 amax <<<"$(lag_of opledger_bench_checkout_claims)"
-read -r cr50 cr99 <<<"$(published_of opledger_bench_checkout)"
-read -r ar50 ar99 <<<"$(published_of opledger_bench_checkout_claims)"
+DB=${BENCH_DB:-opledger_bench_checkout} # run.sh's databases
+read -r cn cp50 cp90 cp99 cmax <<<"$(lag_of "$DB")"
+read -r an ap50 ap90 ap99 amax <<<"$(lag_of "${DB}_claims")"
+read -r cr50 cr99 <<<"$(published_of "$DB")"
+read -r ar50 ar99 <<<"$(published_of "${DB}_claims")"
 echo
 echo "| events of | events consumed | state change → consumed p50 / p90 / p99 / max ms | of which state change → relay's batch p50 / p99 ms |"
 echo "|---|---|---|---|"
-echo "| checkout phases (workers on) | $cn | $cp50 / $cp90 / $cp99 / $cmax | $cr50 / $cr99 |"
+echo "| checkout phases (workers on; the open loop's too) | $cn | $cp50 / $cp90 / $cp99 / $cmax | $cr50 / $cr99 |"
 echo "| claim-only phases | $an | $ap50 / $ap90 / $ap99 / $amax | $ar50 / $ar99 |"
