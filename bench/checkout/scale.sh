@@ -47,10 +47,12 @@ fi
 
 now() { date +%s.%N; }
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-pg_ticks() { # as bench/checkout/run.sh: every PostgreSQL process, plus what exited backends left
+pg_ticks() { # the measured server's processes (its postmaster and children), plus what its exited backends left
   local postmaster total=0 pid
-  postmaster=$(pgrep -u postgres -x postgres -o)
-  for pid in $(pgrep -u postgres -x postgres); do
+  # (every postgres process if its data directory cannot be read: then other servers' count too)
+  postmaster=$(head -1 "$(psql -Atq -d postgres -c 'SHOW data_directory')/postmaster.pid" 2>/dev/null) \
+    || postmaster=$(pgrep -u postgres -x postgres -o)
+  for pid in "$postmaster" $(pgrep -P "$postmaster"); do
     total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
   done
   echo $((total + $(awk '{print $16 + $17}' "/proc/$postmaster/stat")))
