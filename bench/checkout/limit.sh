@@ -19,8 +19,8 @@
 LIMIT_DB=${DB}_limit; OPEN_RATIO=${OPEN_RATIO:-0.5}; LIMIT_WARMUP=${LIMIT_WARMUP:-5}; LIMIT_READY=""
 
 rss_mb() { # the process's peak and current resident set, and the machine's load, as fields
-  awk -v load="$(cut -d' ' -f1 /proc/loadavg)" '/^VmHWM:/ {h = $2} /^VmRSS:/ {r = $2}
-    END {printf "rss_peak_mb=%.0f rss_mb=%.0f load1=%s", h / 1024, r / 1024, load}' "/proc/$1/status"
+  awk -v la="$(cut -d' ' -f1 /proc/loadavg)" '/^VmHWM:/ {h = $2} /^VmRSS:/ {r = $2}
+    END {printf "rss_peak_mb=%.0f rss_mb=%.0f load1=%s", h / 1024, r / 1024, la}' "/proc/$1/status"
 }
 
 open_rate() { # $1: round; the arrival rate of its open phase

@@ -44,6 +44,7 @@ kill "$LAG_PID"; wait "$LAG_PID" 2>/dev/null || true; LAG_PID=""
 grep -q LISTENING "$WORK/lag.log" || { cat "$WORK/lag.log" >&2; fail "the consumer never listened"; }
 
 lag_of() { # $1: the phase's database; prints "events p50 p90 p99 max" of its events' lag in ms
+  [ -n "$(psql -Atq -d "$1" -c "SELECT to_regclass('operation')")" ] || return 0 # its phases did not run
   psql -Atq -F ' ' -d "$1" <<SQL
 CREATE TEMP TABLE lag (consumed_ms bigint, occurred_ms bigint, type text, operation_id uuid);
 \copy lag FROM '$WORK/lag' WITH (FORMAT text, DELIMITER ' ')
@@ -54,6 +55,7 @@ FROM lag WHERE operation_id IN (SELECT operation_id FROM operation);
 SQL
 }
 published_of() { # the relay's part, from the outbox: state change → the start of the batch that published it
+  [ -n "$(psql -Atq -d "$1" -c "SELECT to_regclass('outbox_event')")" ] || return 0
   psql -Atq -F ' ' -d "$1" -c "SELECT round(percentile_disc(0.5) WITHIN GROUP (ORDER BY ms)::numeric, 1),
       round(percentile_disc(0.99) WITHIN GROUP (ORDER BY ms)::numeric, 1)
     FROM (SELECT extract(epoch FROM published_at - occurred_at) * 1000 AS ms FROM outbox_event WHERE published_at IS NOT NULL) e"
