@@ -41,22 +41,26 @@ limit_setup() {
   LIMIT_READY=1
 }
 
+limit_succeeded() { psql -Atq -d "$LIMIT_DB" -c "SELECT count(*) FROM operation WHERE status = 'SUCCEEDED'"; }
+
 # One measured pgbench phase; prints "key=value …". $1: round.
 limit_phase() {
-  local out c0 c1 p0 p1 scripts
+  local out c0 c1 p0 p1 s0 s1 scripts
   [ -n "$LIMIT_READY" ] || limit_setup
   pgbench -n -M prepared -c "$CLIENTS" -j 2 -T "$LIMIT_WARMUP" -f "$WORK/limit.sql" "$LIMIT_DB" >/dev/null 2>"$WORK/pgbench.err" \
     || { cat "$WORK/pgbench.err" >&2; fail "pgbench failed on the limit script"; }
   sleep "$SETTLE"
-  c0=$(commits "$LIMIT_DB"); p0=$(pg_ticks)
+  c0=$(commits "$LIMIT_DB"); p0=$(pg_ticks); s0=$(limit_succeeded)
   out=$(pgbench -n -M prepared -c "$CLIENTS" -j 2 -T "$DURATION" -f "$WORK/limit.sql" "$LIMIT_DB" 2>"$WORK/pgbench.err") \
     || { cat "$WORK/pgbench.err" >&2; fail "pgbench failed on the limit script"; }
   p1=$(pg_ticks)
   sleep "$SETTLE"
-  c1=$(commits "$LIMIT_DB")
+  c1=$(commits "$LIMIT_DB"); s1=$(limit_succeeded)
   scripts=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' <<<"$out")
   [ "${scripts:-0}" -gt 0 ] || fail "pgbench ran no checkout: $out"
   echo "round $1 limit: $scripts checkouts, $(grep '^tps' <<<"$out")" >&2
+  # every script run is one checkout to SUCCEEDED (those cut off at the end of -T leave one behind)
+  [ $((s1 - s0)) -ge "$scripts" ] || fail "pgbench ran $scripts scripts, $((s1 - s0)) operations SUCCEEDED"
   printf 'rps=%s ops=%s latency_ms=%s commits_per_op=%s pg_cpu_us=%s load1=%s\n' \
     "$(calc "$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' <<<"$out")" 1)" "$scripts" \
     "$(sed -n 's/^latency average = \([0-9.]*\) ms/\1/p' <<<"$out")" "$(calc "($c1 - $c0) / $scripts" 2)" \
