@@ -12,6 +12,12 @@
 #   dbos      the DBOS peer (bench/dbos-peer, bench/checkout/dbos.sh) instead of the node: the same
 #             three steps as a DBOS workflow against the same reference-tools, the same closed loop;
 #             reported beside the checkout with the ratios opledger/DBOS
+#   limit     (issue 13, not in the default PHASES; bench/checkout/limit.sh) pgbench replaying the
+#             database work one checkout must do, from the statements the node and reference-tools
+#             issued (bench/checkout/checkout-statements.log): the physical limit, checkouts/s
+#   open      (issue 13, not in the default PHASES; after checkout) the node as in checkout, driven by
+#             an open loop (`load --rate`) at OPEN_RATIO of this round's closed-loop checkouts/s:
+#             latency from the scheduled send time, at a load below the maximum
 # Between warm-up and measurement, and after it, the driver lets every operation under way end and
 # the script waits SETTLE seconds, because PostgreSQL publishes a backend's commit counts late
 # (see docs/benchmarks.md). Medians of ROUNDS rounds.
@@ -22,10 +28,15 @@
 #   NODE_ARGS="" (more node arguments, e.g. --opledger.worker.concurrency=8), READS=1000
 #   DBOS_PORT=18099 DBOS_OPTS=$NODE_OPTS BENCH_DB=opledger_bench_checkout (and _claims, _tools, _dbos)
 #   PGHOST=127.0.0.1 PGPORT=5432 PGUSER=postgres
+#   PHASES="claim checkout dbos" (each round, in this order; issue 13: "claim checkout dbos limit open")
+#   OPEN_RATIO=0.5 LIMIT_WARMUP=5 (bench/checkout/limit.sh)
+# Every checkout and open phase also reports the node's resident memory (VmHWM, the peak, and VmRSS
+# at the end of the phase, from /proc).
 set -euo pipefail
 shopt -s inherit_errexit
 cd "$(dirname "$0")/../.."
 
+PHASES=${PHASES:-claim checkout dbos}
 CLIENTS=${CLIENTS:-16}; WARMUP=${WARMUP:-20}; DURATION=${DURATION:-20}; ROUNDS=${ROUNDS:-3}
 START_S=${START_S:-120}; WAIT=${WAIT:-25}; POLL_MS=${POLL_MS:-20}; SETTLE=${SETTLE:-12}; IDLE=${IDLE:-6}; READS=${READS:-1000}
 PORT=${PORT:-18097}; TOOLS_PORT=${TOOLS_PORT:-18098}; NODE_ARGS=${NODE_ARGS:-}
@@ -53,20 +64,25 @@ BODY='{"type":"checkout","arguments":{"sku":"SKU-ESPRESSO","quantity":1,"amount"
 fail() { echo "bench/checkout: $*" >&2; exit 1; }
 # shellcheck source=bench/checkout/dbos.sh
 source bench/checkout/dbos.sh
+# shellcheck source=bench/checkout/limit.sh
+source bench/checkout/limit.sh
+has_phase() { [[ " $PHASES " == *" $1 "* ]]; }
 if [ ! -f "$NODE_JAR" ] || [ ! -f "$CLI_JAR" ] || [ ! -f "$TOOLS_JAR" ]; then
   ./mvnw -B -q -DskipTests -pl ui,cli,reference-tools -am package
 fi
-dbos_build
-for db in "$DB" "$CLAIM_DB" "$TOOLS_DB" "$DBOS_DB"; do
+if has_phase dbos; then dbos_build; fi
+for db in "$DB" "$CLAIM_DB" "$TOOLS_DB" "$DBOS_DB" "$LIMIT_DB"; do
   psql -q -d postgres -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"
 done
 
 now() { date +%s.%N; }
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-pg_ticks() { # every PostgreSQL process, plus what exited backends left in the postmaster's child counters
+pg_ticks() { # the measured server's processes (its postmaster and children), plus what its exited backends left
   local postmaster total=0 pid
-  postmaster=$(pgrep -u postgres -x postgres -o)
-  for pid in $(pgrep -u postgres -x postgres); do
+  # (every postgres process if its data directory cannot be read: then other servers' count too)
+  postmaster=$(head -1 "$(psql -Atq -d postgres -c 'SHOW data_directory')/postmaster.pid" 2>/dev/null) \
+    || postmaster=$(pgrep -u postgres -x postgres -o)
+  for pid in "$postmaster" $(pgrep -P "$postmaster"); do
     total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
   done
   echo $((total + $(awk '{print $16 + $17}' "/proc/$postmaster/stat")))
@@ -171,17 +187,18 @@ calibrate_reads() {
 # Run it in this shell (not in $(…)), so that the exit trap knows the processes it started.
 phase() {
   local mode=$1 round=$2 db workers max_id i0 i1 ti0 ti1 n0 n1 b0 b1 r0 r1 p0 p1 s0 s1 t_end c1 tc1 result
-  local ops idle node_commits reads_token="" reads_id=""
+  local ops idle node_commits reads_token="" reads_id="" load_mode=$mode rate_args=() rss
   if [ "$mode" = claim ]; then db=$CLAIM_DB workers=false; else db=$DB workers=true; fi
+  if [ "$mode" = open ]; then load_mode=checkout rate_args=(--rate "$(open_rate "$round")"); fi
   start_node "$workers" "$db"
-  if [ "$mode" = checkout ]; then preflight; fi
+  if [ "$mode" != claim ]; then preflight; fi
   if [ "$mode" = claim ] && [ "$round" = 1 ]; then
     reads_token=$(scripts/local-token bench-reads 3600); reads_id=$(submit "$reads_token")
   fi
   # emptied here, not by the driver's redirection: that happens in the background, and the wait
   # below could see the last phase's WARMED before it
   rm -f "$WORK/go" "$WORK/load.out"; mkfifo "$WORK/go"; : >"$WORK/load.out"
-  "$JAVA" -jar "$CLI_JAR" load --mode "$mode" --server "$(url '')" --clients "$CLIENTS" --warmup "$WARMUP" \
+  "$JAVA" -jar "$CLI_JAR" load --mode "$load_mode" "${rate_args[@]}" --server "$(url '')" --clients "$CLIENTS" --warmup "$WARMUP" \
     --duration "$DURATION" --wait "$WAIT" --poll-ms "$POLL_MS" --hold <"$WORK/go" >"$WORK/load.out" 2>"$WORK/load.err" &
   LOAD_PID=$!
   exec 3>"$WORK/go"
@@ -199,7 +216,7 @@ phase() {
   echo go >&3; exec 3>&-
   wait "$LOAD_PID" || { cat "$WORK/load.out" "$WORK/load.err" >&2; fail "the load driver saw unexpected answers"; }
   LOAD_PID=""
-  n1=$(ticks "$NODE_PID"); b1=$(broker_ticks "$NODE_PID"); r1=$(ticks "$TOOLS_PID"); p1=$(pg_ticks); t_end=$(now)
+  n1=$(ticks "$NODE_PID"); b1=$(broker_ticks "$NODE_PID"); r1=$(ticks "$TOOLS_PID"); p1=$(pg_ticks); t_end=$(now); rss=$(rss_mb "$NODE_PID")
   result=$(grep '^RESULT' "$WORK/load.out")
   sleep "$SETTLE"
   c1=$(commits "$db"); tc1=$(now); s1=$(commits "$TOOLS_DB")
@@ -245,12 +262,17 @@ phase() {
         round((SELECT count(*) FROM graph_checkpoint c JOIN operation o ON o.operation_id = c.thread_id
                WHERE o.id > $max_id)::numeric / $ops, 2)")
     # shellcheck disable=SC2086 # $stats and $rows are several numbers each
-    printf 'idle_per_s=%s rps=%s ops=%s reads=%s p50=%s p99=%s queued_p50=%s queued_p99=%s ran_p50=%s ran_p99=%s client_p50=%s client_p99=%s commits=%s tool_commits_per_op=%s cpu_us=%s cpu_ticks=%s broker_cpu_us=%s tool_cpu_us=%s pg_cpu_us=%s transitions=%s effects=%s checkpoints=%s\n' \
+    printf 'idle_per_s=%s rps=%s ops=%s reads=%s p50=%s p99=%s queued_p50=%s queued_p99=%s ran_p50=%s ran_p99=%s client_p50=%s client_p99=%s commits=%s tool_commits_per_op=%s cpu_us=%s cpu_ticks=%s broker_cpu_us=%s tool_cpu_us=%s pg_cpu_us=%s transitions=%s effects=%s checkpoints=%s' \
       "$idle" "$(field rps "$result")" "$ops" "$(field status_reads "$result")" ${stats} \
       "$(field p50_ms "$result")" "$(field p99_ms "$result")" "$node_commits" "$(calc "($s1 - $s0) / $ops" 2)" \
       "$(calc "($n1 - $n0) / $HZ / $ops * 1e6" 0)" "$((n1 - n0))" "$(calc "($b1 - $b0) / $HZ / $ops * 1e6" 0)" \
       "$(calc "($r1 - $r0) / $HZ / $ops * 1e6" 0)" \
       "$(calc "($p1 - $p0) / $HZ / $ops * 1e6" 0)" ${rows}
+    printf ' %s' "$rss"
+    if [ "$mode" = open ]; then
+      printf ' rate=%s send_lag_p99=%s send_lag_max=%s' "$(field rate "$result")" "$(field send_lag_p99_ms "$result")" "$(field send_lag_max_ms "$result")"
+    fi
+    echo
   fi
   stop_node
 }
@@ -258,8 +280,12 @@ phase() {
 start_tools
 declare -A runs
 for round in $(seq 1 "$ROUNDS"); do
-  for mode in claim checkout dbos; do
-    if [ "$mode" = dbos ]; then dbos_phase "$round" >"$WORK/phase"; else phase "$mode" "$round" >"$WORK/phase"; fi
+  for mode in $PHASES; do
+    case "$mode" in
+      dbos) dbos_phase "$round" >"$WORK/phase" ;;
+      limit) limit_phase "$round" >"$WORK/phase" ;;
+      *) phase "$mode" "$round" >"$WORK/phase" ;;
+    esac
     runs[$mode,$round]=$(cat "$WORK/phase")
     echo "round $round $mode → ${runs[$mode,$round]}" >&2
   done
@@ -271,8 +297,10 @@ per_round() { local mode=$1 key=$2 round; for round in $(seq 1 "$ROUNDS"); do fi
 
 # Commits and node CPU per operation, per round: all the node's, and less the status reads at the
 # cost calibrated in the first claim-only phase.
-read_cost=$(field commits_per_read " ${runs[claim,1]}"); read_cpu=$(field cpu_us_per_read " ${runs[claim,1]}")
+read_cost=0; read_cpu=0
+if has_phase claim; then read_cost=$(field commits_per_read " ${runs[claim,1]}"); read_cpu=$(field cpu_us_per_read " ${runs[claim,1]}"); fi
 for round in $(seq 1 "$ROUNDS"); do
+  has_phase checkout || break
   r=" ${runs[checkout,$round]}"; ops=$(field ops "$r"); reads=$(field reads "$r")
   runs[checkout,$round]+=" commits_per_op=$(calc "$(field commits "$r") / $ops" 2)"
   runs[checkout,$round]+=" net_commits_per_op=$(calc "($(field commits "$r") - $reads * $read_cost) / $ops" 2)"
@@ -281,6 +309,7 @@ for round in $(seq 1 "$ROUNDS"); do
 done
 
 {
+  if has_phase claim && has_phase checkout; then
   echo "## Checkout benchmark, $STAMP"
   echo
   echo "$(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg) at the end; $CLIENTS clients, ${DURATION}s × $ROUNDS rounds (medians), warm-up ${WARMUP}s;"
@@ -307,5 +336,7 @@ done
   echo "transitions, $(of checkout effects) effect records, $(of checkout checkpoints) graph checkpoints. The idle node"
   echo "commits $(of checkout idle_per_s)/s by itself with its workers on (their polls), $(of claim idle_per_s)/s without:"
   echo "subtracted for the ${SETTLE} s the counters settled after each measurement."
-  dbos_report
+  if has_phase dbos; then dbos_report; fi
+  fi
+  limit_report
 } | tee "$OUT/checkout-$STAMP.md"

@@ -44,6 +44,7 @@ kill "$LAG_PID"; wait "$LAG_PID" 2>/dev/null || true; LAG_PID=""
 grep -q LISTENING "$WORK/lag.log" || { cat "$WORK/lag.log" >&2; fail "the consumer never listened"; }
 
 lag_of() { # $1: the phase's database; prints "events p50 p90 p99 max" of its events' lag in ms
+  [ -n "$(psql -Atq -d "$1" -c "SELECT to_regclass('operation')")" ] || return 0 # its phases did not run
   psql -Atq -F ' ' -d "$1" <<SQL
 CREATE TEMP TABLE lag (consumed_ms bigint, occurred_ms bigint, type text, operation_id uuid);
 \copy lag FROM '$WORK/lag' WITH (FORMAT text, DELIMITER ' ')
@@ -54,16 +55,18 @@ FROM lag WHERE operation_id IN (SELECT operation_id FROM operation);
 SQL
 }
 published_of() { # the relay's part, from the outbox: state change → the start of the batch that published it
+  [ -n "$(psql -Atq -d "$1" -c "SELECT to_regclass('outbox_event')")" ] || return 0
   psql -Atq -F ' ' -d "$1" -c "SELECT round(percentile_disc(0.5) WITHIN GROUP (ORDER BY ms)::numeric, 1),
       round(percentile_disc(0.99) WITHIN GROUP (ORDER BY ms)::numeric, 1)
     FROM (SELECT extract(epoch FROM published_at - occurred_at) * 1000 AS ms FROM outbox_event WHERE published_at IS NOT NULL) e"
 }
-read -r cn cp50 cp90 cp99 cmax <<<"$(lag_of opledger_bench_checkout)"
-read -r an ap50 ap90 ap99 amax <<<"$(lag_of opledger_bench_checkout_claims)"
-read -r cr50 cr99 <<<"$(published_of opledger_bench_checkout)"
-read -r ar50 ar99 <<<"$(published_of opledger_bench_checkout_claims)"
+DB=${BENCH_DB:-opledger_bench_checkout} # run.sh's databases
+read -r cn cp50 cp90 cp99 cmax <<<"$(lag_of "$DB")"
+read -r an ap50 ap90 ap99 amax <<<"$(lag_of "${DB}_claims")"
+read -r cr50 cr99 <<<"$(published_of "$DB")"
+read -r ar50 ar99 <<<"$(published_of "${DB}_claims")"
 echo
 echo "| events of | events consumed | state change → consumed p50 / p90 / p99 / max ms | of which state change → relay's batch p50 / p99 ms |"
 echo "|---|---|---|---|"
-echo "| checkout phases (workers on) | $cn | $cp50 / $cp90 / $cp99 / $cmax | $cr50 / $cr99 |"
+echo "| checkout phases (workers on; the open loop's too) | $cn | $cp50 / $cp90 / $cp99 / $cmax | $cr50 / $cr99 |"
 echo "| claim-only phases | $an | $ap50 / $ap90 / $ap99 / $amax | $ar50 / $ar99 |"

@@ -2,11 +2,14 @@ package dev.opledger.cli.command;
 
 import dev.opledger.attest.AppId;
 import dev.opledger.cli.http.NodeClient;
+import dev.opledger.cli.load.ArrivalSchedule;
 import dev.opledger.cli.load.CheckoutLoad;
 import dev.opledger.cli.load.CheckoutResult;
 import dev.opledger.cli.load.ClaimLoad;
 import dev.opledger.cli.load.LoadResult;
 import dev.opledger.cli.load.McpTaskLoad;
+import dev.opledger.cli.load.OpenLoopCheckout;
+import dev.opledger.cli.load.OpenLoopResult;
 import dev.opledger.cli.token.LocalTokens;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -16,6 +19,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
@@ -39,6 +43,10 @@ import picocli.CommandLine.Model.CommandSpec;
     "(2026-07-28, the tasks extension declared in _meta); claims in RESULT are CreateTaskResults.",
     "--duplicates (claim without --attested, and mcp): each user first creates 20 operations, then",
     "repeats them at random: 200 Idempotent-Replayed (claim) or the same taskId (mcp) is expected.",
+    "--rate N (checkout only): an open loop instead: N arrivals a second on a fixed schedule, each a",
+    "new checkout followed to its end however many are under way; latency from the scheduled send",
+    "time (no coordinated omission); RESULT adds rate, scheduled, send_lag_p99_ms, send_lag_max_ms.",
+    "--server takes several nodes (comma-separated, checkout only): user i talks to node i mod n.",
     "--hold: after the warm-up (and its drain) print WARMED and wait for a line on standard input",
     "before measuring, so a script can read counters while nothing is under way."})
 class LoadCommand implements Callable<Integer> {
@@ -50,8 +58,13 @@ class LoadCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--server", defaultValue = "http://localhost:8080", description = "the node (default: ${DEFAULT-VALUE})")
-    URI server;
+    @Option(names = "--server", defaultValue = "http://localhost:8080", split = ",",
+            description = "the node, or nodes of one database comma-separated (checkout) (default: ${DEFAULT-VALUE})")
+    List<URI> servers;
+
+    @Option(names = "--rate", defaultValue = "0",
+            description = "checkout mode: arrivals per second of an open loop; 0: the closed loop (default: ${DEFAULT-VALUE})")
+    double rate;
 
     @Option(names = "--mode", defaultValue = "CLAIM", description = "claim (default) or checkout")
     Mode mode;
@@ -111,6 +124,13 @@ class LoadCommand implements Callable<Integer> {
         if (pollMillis < 1 || patience < 1 || waitSeconds < 0) {
             throw new UsageException("--poll-ms and --patience must be positive, --wait not negative");
         }
+        if (rate < 0 || Double.isNaN(rate) || Double.isInfinite(rate) || (rate > 0 && mode != Mode.CHECKOUT)) {
+            throw new UsageException("--rate is a positive number of arrivals per second, for --mode checkout only");
+        }
+        if (servers.size() > 1 && mode != Mode.CHECKOUT) {
+            throw new UsageException("several --server nodes are for --mode checkout only");
+        }
+        URI server = servers.getFirst();
         PrintWriter out = spec.commandLine().getOut();
         Function<String, String> tokenFor = subject ->
                 LocalTokens.mint(subject, context.jwtSecret(), context.clock().instant(), Duration.ofHours(2));
@@ -121,18 +141,33 @@ class LoadCommand implements Callable<Integer> {
             out.println(result.line());
             return result.unexpected() == 0 ? 0 : 1;
         }
+        if (mode == Mode.CHECKOUT) {
+            return checkout(out, tokenFor, afterWarmUp);
+        }
         try (var node = new NodeClient(server)) {
-            if (mode == Mode.CHECKOUT) {
-                var load = new CheckoutLoad(node, clients, Duration.ofMillis(pollMillis), Duration.ofSeconds(waitSeconds),
-                        Duration.ofSeconds(patience), tokenFor);
-                CheckoutResult result = load.run(Duration.ofSeconds(warmUp), afterWarmUp, Duration.ofSeconds(duration));
-                out.println(result.line());
-                return result.unexpected() == 0 ? 0 : 1;
-            }
             var load = new ClaimLoad(node, clients, attested, duplicates, new AppId(app), tokenFor);
             LoadResult result = load.run(Duration.ofSeconds(warmUp), afterWarmUp, Duration.ofSeconds(duration));
             out.println(result.line());
             return result.unexpected() == 0 ? 0 : 1;
+        }
+    }
+
+    private int checkout(PrintWriter out, Function<String, String> tokenFor, Runnable afterWarmUp) throws Exception {
+        List<NodeClient> nodes = servers.stream().map(NodeClient::new).toList();
+        try {
+            var load = new CheckoutLoad(nodes, clients, Duration.ofMillis(pollMillis), Duration.ofSeconds(waitSeconds),
+                    Duration.ofSeconds(patience), tokenFor);
+            if (rate > 0) {
+                OpenLoopResult result = new OpenLoopCheckout(load, new ArrivalSchedule(rate))
+                        .run(Duration.ofSeconds(warmUp), afterWarmUp, Duration.ofSeconds(duration));
+                out.println(result.line());
+                return result.unexpected() == 0 ? 0 : 1;
+            }
+            CheckoutResult result = load.run(Duration.ofSeconds(warmUp), afterWarmUp, Duration.ofSeconds(duration));
+            out.println(result.line());
+            return result.unexpected() == 0 ? 0 : 1;
+        } finally {
+            nodes.forEach(NodeClient::close);
         }
     }
 

@@ -46,7 +46,7 @@ public final class CheckoutLoad {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final byte[] BODY = CheckoutBody.bytes();
 
-    private final NodeClient node;
+    private final List<NodeClient> nodes;
     private final List<String> tokens = new ArrayList<>();
     private final Duration pollInterval;
     private final Duration wait;
@@ -64,7 +64,19 @@ public final class CheckoutLoad {
      */
     public CheckoutLoad(NodeClient node, int clientCount, Duration pollInterval, Duration wait, Duration patience,
             Function<String, String> tokenFor) {
-        this.node = node;
+        this(List.of(node), clientCount, pollInterval, wait, patience, tokenFor);
+    }
+
+    /**
+     * Users spread over several nodes of one database: user {@code i} submits to and reads from
+     * {@code nodes[i % nodes.size()]} only (its operations may run on any node's workers).
+     */
+    public CheckoutLoad(List<NodeClient> nodes, int clientCount, Duration pollInterval, Duration wait, Duration patience,
+            Function<String, String> tokenFor) {
+        if (nodes.isEmpty()) {
+            throw new IllegalArgumentException("no node to load");
+        }
+        this.nodes = List.copyOf(nodes);
         this.pollInterval = pollInterval;
         this.wait = wait;
         this.patience = patience;
@@ -97,12 +109,26 @@ public final class CheckoutLoad {
 
     private List<Tally> phase(Duration length) throws Exception {
         long windowEnd = System.nanoTime() + length.toNanos();
-        return LoadPhase.run(length, tokens.stream()
-                .map(token -> (LoadPhase.Loop<Tally>) stop -> loop(token, stop, windowEnd))
-                .toList());
+        var loops = new ArrayList<LoadPhase.Loop<Tally>>();
+        for (int i = 0; i < tokens.size(); i++) {
+            String token = tokens.get(i);
+            NodeClient node = nodeOf(i);
+            loops.add(stop -> loop(node, token, stop, windowEnd));
+        }
+        return LoadPhase.run(length, loops);
     }
 
-    private Tally loop(String token, AtomicBoolean stop, long windowEnd) throws InterruptedException {
+    /** The node user {@code i} talks to. */
+    NodeClient nodeOf(int user) {
+        return nodes.get(user % nodes.size());
+    }
+
+    /** The bearer token of user {@code i}, one of {@code clientCount}. */
+    String tokenOf(int user) {
+        return tokens.get(user % tokens.size());
+    }
+
+    private Tally loop(NodeClient node, String token, AtomicBoolean stop, long windowEnd) throws InterruptedException {
         long operations = 0;
         long completed = 0;
         long reads = 0;
@@ -110,34 +136,14 @@ public final class CheckoutLoad {
         int recorded = 0;
         Map<String, Long> otherEnds = new TreeMap<>();
         while (!stop.get()) {
-            var operationId = OperationId.random();
             long began = System.nanoTime();
-            String end;
-            try {
-                Reply claim = node.submitUnattested(token, operationId, BODY, wait);
-                if (claim.status() != 202) {
-                    otherEnds.merge("HTTP_" + claim.status(), 1L, Long::sum);
-                    continue;
-                }
+            Outcome outcome = follow(node, token, began);
+            reads += outcome.reads();
+            if (outcome.claimed()) {
                 operations++;
-                end = "TIMED_OUT";
-                Optional<String> status = statusOf(claim);
-                while (status.isPresent() && UNDER_WAY.contains(status.get())
-                        && System.nanoTime() - began < patience.toNanos()) {
-                    if (!wait.isPositive()) {
-                        Thread.sleep(nextRead(pollInterval, Duration.ofNanos(System.nanoTime() - began)));
-                    }
-                    reads++;
-                    status = statusOf(node.operation(token, operationId, wait));
-                }
-                if (status.isEmpty() || !UNDER_WAY.contains(status.get())) {
-                    end = status.orElse("UNREADABLE");
-                }
-            } catch (RuntimeException e) { // the node did not answer: counted, and the client goes on
-                otherEnds.merge("TRANSPORT", 1L, Long::sum);
-                continue;
             }
-            long ended = System.nanoTime();
+            String end = outcome.end();
+            long ended = outcome.endedNanos();
             if (!end.equals("SUCCEEDED")) {
                 otherEnds.merge(end, 1L, Long::sum);
                 continue;
@@ -151,6 +157,45 @@ public final class CheckoutLoad {
             latencies[recorded++] = ended - began;
         }
         return new Tally(operations, completed, reads, Arrays.copyOf(latencies, recorded), otherEnds);
+    }
+
+    /**
+     * How one checkout ended: {@code claimed} when its submission was answered 202, {@code end} its
+     * last status (or {@code HTTP_<code>}, {@code TIMED_OUT}, {@code TRANSPORT}, {@code UNREADABLE}),
+     * the status reads it took and when its end was seen ({@link System#nanoTime()}).
+     */
+    record Outcome(boolean claimed, String end, long reads, long endedNanos) {
+    }
+
+    /**
+     * Submits one new checkout on {@code node} and follows it to its end: with the {@code Prefer:
+     * wait}, or polling when there is none. {@code began} is when the attempt counts from (the
+     * patience runs from it): now for a closed loop, the scheduled send time for an open one.
+     */
+    Outcome follow(NodeClient on, String token, long began) throws InterruptedException {
+        var operationId = OperationId.random();
+        long reads = 0;
+        boolean claimed = false;
+        try {
+            Reply claim = on.submitUnattested(token, operationId, BODY, wait);
+            if (claim.status() != 202) {
+                return new Outcome(false, "HTTP_" + claim.status(), 0, System.nanoTime());
+            }
+            claimed = true;
+            Optional<String> status = statusOf(claim);
+            while (status.isPresent() && UNDER_WAY.contains(status.get())
+                    && System.nanoTime() - began < patience.toNanos()) {
+                if (!wait.isPositive()) {
+                    Thread.sleep(nextRead(pollInterval, Duration.ofNanos(System.nanoTime() - began)));
+                }
+                reads++;
+                status = statusOf(on.operation(token, operationId, wait));
+            }
+            String end = status.isPresent() && UNDER_WAY.contains(status.get()) ? "TIMED_OUT" : status.orElse("UNREADABLE");
+            return new Outcome(true, end, reads, System.nanoTime());
+        } catch (RuntimeException e) { // the node did not answer: counted, and the client goes on
+            return new Outcome(claimed, "TRANSPORT", reads, System.nanoTime());
+        }
     }
 
     /** How long to wait before reading an operation again that has taken {@code taken} so far. */
