@@ -11,12 +11,13 @@
 # Settings (environment): CLIENTS=16 WARMUP=20 DURATION=20 ROUNDS=3 PRELOAD=1000000 DUP_KEYS=1000
 #   MCP=1 MCP_WARMUP=5 (the driver's own JVM warm-up per phase, the node is warm by then)
 #   NODE_OPTS="-Xms256m -Xmx384m"  PGHOST=127.0.0.1 PGPORT=5432 PGUSER=postgres  PORT=18080  DB=opledger_bench
+#   START_S=120 (how long the node may take to start: more on a loaded machine)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 CLIENTS=${CLIENTS:-16}; WARMUP=${WARMUP:-20}; DURATION=${DURATION:-20}; ROUNDS=${ROUNDS:-3}
 PRELOAD=${PRELOAD:-1000000}; DUP_KEYS=${DUP_KEYS:-1000}; PORT=${PORT:-18080}
-MCP=${MCP:-1}; MCP_WARMUP=${MCP_WARMUP:-5}
+MCP=${MCP:-1}; MCP_WARMUP=${MCP_WARMUP:-5}; START_S=${START_S:-120}
 CLI=cli/target/opledger-cli.jar
 NODE_OPTS=${NODE_OPTS:--Xms256m -Xmx384m}
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
@@ -52,11 +53,13 @@ echo "starting the node ($NODE_OPTS)…" >&2
   --opledger.attest.mode=off --opledger.worker.enabled=false --opledger.reference-tools.embedded=false \
   --logging.level.root=WARN >"$WORK/node.log" 2>&1 &
 NODE_PID=$!
-for _ in $(seq 1 120); do
+for _ in $(seq 1 "$START_S"); do
   curl -fs "http://127.0.0.1:$PORT/actuator/health/readiness" >/dev/null && break
   kill -0 $NODE_PID 2>/dev/null || { cat "$WORK/node.log" >&2; exit 1; }
   sleep 1
 done
+curl -fs "http://127.0.0.1:$PORT/actuator/health/readiness" >/dev/null \
+  || { tail -n 20 "$WORK/node.log" >&2; echo "the node was not ready after START_S=$START_S s" >&2; exit 1; }
 
 echo "preloading $PRELOAD operations and $DUP_KEYS duplicates…" >&2
 psql -q -d $DB <<SQL

@@ -12,6 +12,8 @@
 #
 # Settings (environment): EVENTS=20000 BATCH=500 ROUNDS=5 PORT=18099 NODE_OPTS="-Xms256m -Xmx384m"
 #   NODE_ARGS="" (more node arguments), PGHOST=127.0.0.1 PGPORT=5432 PGUSER=postgres
+#   BENCH_DB=opledger_bench_relay (a run beside another one on the same server needs another, and another PORT)
+#   START_S=120 (how long the node may take to start: more on a loaded machine)
 set -euo pipefail
 shopt -s inherit_errexit
 cd "$(dirname "$0")/../.."
@@ -19,7 +21,7 @@ EVENTS=${EVENTS:-20000}; BATCH=${BATCH:-500}; ROUNDS=${ROUNDS:-5}; PORT=${PORT:-
 NODE_OPTS=${NODE_OPTS:--Xms256m -Xmx384m}
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
 JAVA=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java
-NODE_JAR=ui/target/opledger.jar; DB=opledger_bench_relay; STAMP=$(date -u +%Y%m%dT%H%M%SZ)
+NODE_JAR=ui/target/opledger.jar; DB=${BENCH_DB:-opledger_bench_relay}; STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 OUT=bench/results; mkdir -p "$OUT"
 WORK=$(mktemp -d); NODE_PID=""; BROKER_PID=""
 cleanup() {
@@ -52,11 +54,13 @@ BOOTSTRAP=$(cat "$WORK/bootstrap")
   --opledger.attest.mode=off --opledger.worker.enabled=false --opledger.feed.enabled=false \
   --opledger.reference-tools.embedded=false $NODE_ARGS --logging.level.root=WARN >"$WORK/node.log" 2>&1 &
 NODE_PID=$!
-for _ in $(seq 1 120); do
+for _ in $(seq 1 "${START_S:-120}"); do
   curl -fs "http://127.0.0.1:$PORT/actuator/health/readiness" >/dev/null && break
   kill -0 "$NODE_PID" 2>/dev/null || { cat "$WORK/node.log" >&2; fail "the node did not start"; }
   sleep 1
 done
+curl -fs "http://127.0.0.1:$PORT/actuator/health/readiness" >/dev/null \
+  || { tail -n 20 "$WORK/node.log" >&2; fail "the node was not ready after START_S=${START_S:-120} s"; }
 for _ in $(seq 1 60); do # the node's relay holds the election (and so has made the topic)
   [ "$(psql -Atq -d "$DB" -c "SELECT count(*) FROM outbox_relay WHERE holder IS NOT NULL AND expires_at > now()")" = 1 ] && break
   sleep 0.5

@@ -6,9 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * {@code chart --title T --x-label X --y-label Y [--bars] [--width W] [--height H] --out file.png
+ * {@code chart --title T --x-label X --y-label Y [--bars [--horizontal]] [--width W] [--height H] --out file.png
  * input.tsv}: draws the TSV's figures (a header line, then {@code series<TAB>x<TAB>y} rows) as one
- * line per series, or with {@code --bars} as grouped bars, x being the category. Exit status 0 when
+ * line per series, or with {@code --bars} as grouped bars, x being the category ({@code --horizontal}:
+ * bars across, for long category names). Exit status 0 when
  * the PNG is written, 2 on bad arguments or input (the message on standard error, no file written).
  */
 public final class Chart {

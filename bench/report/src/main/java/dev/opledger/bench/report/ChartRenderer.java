@@ -58,8 +58,14 @@ final class ChartRenderer {
         DefaultCategoryDataset dataset = new DefaultCategoryDataset();
         figures.series().forEach((series, points) -> points.forEach(p -> dataset.addValue(p.y(), series, p.x())));
         JFreeChart chart = ChartFactory.createBarChart(request.title(), request.xLabel(), request.yLabel(),
-                dataset, PlotOrientation.VERTICAL, true, false, false);
+                dataset, request.horizontal() ? PlotOrientation.HORIZONTAL : PlotOrientation.VERTICAL, true, false,
+                false);
         CategoryPlot plot = chart.getCategoryPlot();
+        // long category names (a benchmark and its measure) wrap instead of ending in "…"
+        plot.getDomainAxis().setMaximumCategoryLabelLines(3);
+        if (request.horizontal()) {
+            plot.getDomainAxis().setMaximumCategoryLabelWidthRatio(0.4f);
+        }
         plot.setBackgroundPaint(Color.WHITE);
         plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
         return chart;

@@ -3,10 +3,10 @@ package dev.opledger.bench.report;
 import java.nio.file.Path;
 
 /** The command line of {@link Chart}, checked. */
-record ChartRequest(String title, String xLabel, String yLabel, boolean bars, int width, int height, Path out,
-        Path input) {
+record ChartRequest(String title, String xLabel, String yLabel, boolean bars, boolean horizontal, int width, int height,
+        Path out, Path input) {
 
-    static final String USAGE = "usage: chart --title T --x-label X --y-label Y [--bars] [--width 800] [--height 450]"
+    static final String USAGE = "usage: chart --title T --x-label X --y-label Y [--bars [--horizontal]] [--width 800] [--height 450]"
             + " --out file.png input.tsv";
 
     static ChartRequest parse(String[] args) {
@@ -14,6 +14,7 @@ record ChartRequest(String title, String xLabel, String yLabel, boolean bars, in
         String xLabel = "";
         String yLabel = "";
         boolean bars = false;
+        boolean horizontal = false;
         int width = 800;
         int height = 450;
         Path out = null;
@@ -24,6 +25,7 @@ record ChartRequest(String title, String xLabel, String yLabel, boolean bars, in
                 case "--x-label" -> xLabel = value(args, ++i);
                 case "--y-label" -> yLabel = value(args, ++i);
                 case "--bars" -> bars = true;
+                case "--horizontal" -> horizontal = true;
                 case "--width" -> width = pixels(value(args, ++i));
                 case "--height" -> height = pixels(value(args, ++i));
                 case "--out" -> out = Path.of(value(args, ++i));
@@ -38,7 +40,10 @@ record ChartRequest(String title, String xLabel, String yLabel, boolean bars, in
         if (title == null || out == null || input == null) {
             throw new IllegalArgumentException("--title, --out and an input file are required");
         }
-        return new ChartRequest(title, xLabel, yLabel, bars, width, height, out, input);
+        if (horizontal && !bars) {
+            throw new IllegalArgumentException("--horizontal is for --bars");
+        }
+        return new ChartRequest(title, xLabel, yLabel, bars, horizontal, width, height, out, input);
     }
 
     private static String value(String[] args, int i) {

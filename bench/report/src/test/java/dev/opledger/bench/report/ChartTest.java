@@ -56,6 +56,30 @@ class ChartTest {
     }
 
     @Test
+    void drawsHorizontalBarsForLongCategoryNames() throws IOException {
+        Path tsv = write("series\tbenchmark\tratio\nopledger / baseline\tclaim: claims/s, fresh keys\t0.41\n"
+                + "opledger / baseline\tcheckout vs DBOS: client-seen p50 ms (lower is better)\t4.0\n");
+        Path png = dir.resolve("ratios.png");
+
+        int status = chart("--bars", "--horizontal", "--title", "Ratios", "--height", "300", "--out", png.toString(),
+                tsv.toString());
+
+        assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
+        BufferedImage image = ImageIO.read(png.toFile());
+        assertThat(image.getHeight()).isEqualTo(300);
+        // the category names sit left of the bars: text in the left third of the plot
+        assertThat(darkPixels(image, 0, 40, 260, 200)).isGreaterThan(100);
+    }
+
+    @Test
+    void refusesHorizontalWithoutBars() throws IOException {
+        Path tsv = write("series\tx\ty\nopledger\t1\t2\n");
+
+        assertThat(chart("--horizontal", "--title", "T", "--out", dir.resolve("h.png").toString(), tsv.toString()))
+                .isEqualTo(2);
+    }
+
+    @Test
     void refusesARowWithoutThreeColumnsAndWritesNoFile() throws IOException {
         Path tsv = write("series\tx\ty\nopledger\t1\n");
         Path png = dir.resolve("bad.png");
