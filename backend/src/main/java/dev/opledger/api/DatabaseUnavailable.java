@@ -1,17 +1,10 @@
 package dev.opledger.api;
 
-import java.sql.SQLException;
-import java.sql.SQLNonTransientConnectionException;
-import java.sql.SQLTransientConnectionException;
-import java.util.Collections;
-import java.util.IdentityHashMap;
-import java.util.Set;
+import dev.opledger.operation.UnreachableDatabase;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
-import org.springframework.jdbc.CannotGetJdbcConnectionException;
-import org.springframework.transaction.CannotCreateTransactionException;
 
 /**
  * A request that failed because the node cannot reach its database (PostgreSQL restarting, down,
@@ -28,41 +21,13 @@ final class DatabaseUnavailable {
     private DatabaseUnavailable() {
     }
 
-    /**
-     * Whether {@code failure}, or a cause of it, says the database could not be reached: a
-     * connection that could not be had or was lost (SQLSTATE class 08), the server shutting down
-     * or starting (57P01–57P03), or Spring's wrappers of these.
-     */
+    /** Whether {@code failure} says the database could not be reached ({@link UnreachableDatabase}). */
     static boolean causedBy(Throwable failure) {
-        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (Throwable cause = failure; cause != null && seen.add(cause); cause = cause.getCause()) {
-            if (cause instanceof CannotGetJdbcConnectionException || cause instanceof SQLTransientConnectionException
-                    || cause instanceof SQLNonTransientConnectionException) {
-                return true;
-            }
-            if (cause instanceof CannotCreateTransactionException && cause.getCause() instanceof SQLException) {
-                return true;
-            }
-            if (cause instanceof SQLException sql && unreachable(sql.getSQLState())) {
-                return true;
-            }
-        }
-        return false;
+        return UnreachableDatabase.causedBy(failure);
     }
 
-    /** The innermost cause, class and message, for a log line: not the statement's text, which the outer one quotes. */
     static String reason(Throwable failure) {
-        Throwable innermost = failure;
-        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-        while (innermost.getCause() != null && seen.add(innermost)) {
-            innermost = innermost.getCause();
-        }
-        return innermost.getClass().getSimpleName() + ": " + innermost.getMessage();
-    }
-
-    private static boolean unreachable(String state) {
-        return state != null && (state.startsWith("08") || state.equals("57P01") || state.equals("57P02")
-                || state.equals("57P03"));
+        return UnreachableDatabase.reason(failure);
     }
 
     static ProblemDetail problem() {
