@@ -17,8 +17,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -74,17 +72,10 @@ class SeveralNodesProof {
         var database = TestDatabase.fresh();
         tools = ReferenceToolsProcess.start(database);
         List<ChildNode> live = new CopyOnWriteArrayList<>();
-        // the first alone (it migrates the database), then two at once
-        live.add(nodes.start("prove-nodes-0", database, node()));
-        try (var starting = Executors.newFixedThreadPool(2)) {
-            List<Future<ChildNode>> two = new ArrayList<>();
-            for (int i = 1; i < 3; i++) {
-                int index = i;
-                two.add(starting.submit(() -> nodes.start("prove-nodes-" + index, database, node())));
-            }
-            for (Future<ChildNode> node : two) {
-                live.add(node.get());
-            }
+        // one after another: the first migrates the database, and two starting at once on a loaded
+        // 2-core machine were seen to miss the 90 s readiness limit
+        for (int i = 0; i < 3; i++) {
+            live.add(nodes.start("prove-nodes-" + i, database, node()));
         }
         var outbox = new Outbox(database);
         String subject = "nodes-" + UUID.randomUUID();
@@ -102,10 +93,15 @@ class SeveralNodesProof {
         ApiLoad load = new ApiLoad(() -> List.copyOf(live), token, body, rate, 3).start();
         try (load) {
             Thread.sleep(BEFORE.toMillis());
+            // the holder as the await saw it: under load a lease may lapse for a moment between two reads
+            var seen = new java.util.concurrent.atomic.AtomicReference<String>();
             await("a relay publishing").atMost(Duration.ofSeconds(60)).until(() -> outbox.published() > 0
-                    && outbox.relayHolder().isPresent());
+                    && outbox.relayHolder().map(h -> {
+                        seen.set(h);
+                        return true;
+                    }).orElse(false));
             // the relay's node, once it holds work too (it runs checkouts like the others)
-            String holder = outbox.relayHolder().orElseThrow();
+            String holder = seen.get();
             victim = live.stream().filter(node -> holder.startsWith(node.workerIdPrefix())).findFirst()
                     .orElseThrow(() -> new AssertionError("no live node holds the relay: " + holder));
             await("the relay's node holding an operation").atMost(Duration.ofSeconds(30))
@@ -119,7 +115,13 @@ class SeveralNodesProof {
             await("the relay moved").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
                     .until(() -> outbox.relayHolder().filter(h -> !h.startsWith(victim.workerIdPrefix())).isPresent());
             relayMoved = Duration.ofNanos(System.nanoTime() - killed);
-            newHolder = outbox.relayHolder().orElseThrow();
+            var moved = new java.util.concurrent.atomic.AtomicReference<String>();
+            await("the new holder").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> outbox.relayHolder().map(h -> {
+                        moved.set(h);
+                        return true;
+                    }).orElse(false));
+            newHolder = moved.get();
             System.out.printf("[prove] %s: killed %s (holding %d operations); the relay moved to %s after %d ms%n",
                     SCENARIO, victim.workerIdPrefix(), heldAtTheKill, newHolder, relayMoved.toMillis());
             Thread.sleep(AFTER.toMillis());
