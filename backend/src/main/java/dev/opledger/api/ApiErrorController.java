@@ -58,6 +58,14 @@ class ApiErrorController extends BasicErrorController {
             throw new IllegalStateException("no response to write the problem to");
         }
         try {
+            // a filter's failure (before any controller) to reach the database: 503 as in ApiExceptionHandler
+            if (request.getAttribute(RequestDispatcher.ERROR_EXCEPTION) instanceof Throwable failure
+                    && DatabaseUnavailable.causedBy(failure)) {
+                response.setHeader(org.springframework.http.HttpHeaders.RETRY_AFTER,
+                        Integer.toString(DatabaseUnavailable.RETRY_AFTER_SECONDS));
+                writer.write(response, DatabaseUnavailable.problem());
+                return;
+            }
             writer.write(response, problems.problem(getStatus(request).value()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -99,6 +99,11 @@ class ApiExceptionHandler {
 
     @ExceptionHandler
     ResponseEntity<ProblemDetail> unexpected(Exception e) {
+        if (DatabaseUnavailable.causedBy(e)) {
+            // an outage of the database, not a bug: one line, no stack trace, for each refused request
+            log.warn("database unreachable, answered 503: {}", DatabaseUnavailable.reason(e));
+            return DatabaseUnavailable.response();
+        }
         log.error("unexpected failure in the API", e);
         return problem(ApiProblem.of(ProblemType.INTERNAL,
                 "the request failed on the server; it may be retried with the same Idempotency-Key", null));

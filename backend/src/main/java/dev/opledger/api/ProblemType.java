@@ -29,6 +29,7 @@ public enum ProblemType {
     REQUEST_REJECTED("request-rejected", "Request rejected", HttpStatus.BAD_REQUEST),
     HTTP_VERSION_NOT_SUPPORTED("http-version-not-supported", "HTTP version not supported",
             HttpStatus.HTTP_VERSION_NOT_SUPPORTED),
+    DATABASE_UNAVAILABLE("database-unavailable", "Database unavailable", HttpStatus.SERVICE_UNAVAILABLE),
     INTERNAL("internal-error", "Internal error", HttpStatus.INTERNAL_SERVER_ERROR);
 
     public static final String BASE_URI = "https://opledger.dev/problems/";

@@ -18,6 +18,7 @@ import dev.opledger.mcp.ToolClient;
 import dev.opledger.mcp.ToolRef;
 import dev.opledger.mcp.ToolReply;
 import dev.opledger.mcp.ToolTransportException;
+import dev.opledger.mcp.ToolUnreachableException;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationMdc;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -61,6 +62,8 @@ import org.springframework.stereotype.Service;
 public class EffectGateway {
 
     private static final Logger log = LoggerFactory.getLogger(EffectGateway.class);
+    /** How often a step waiting for an unreachable server lists its tools. */
+    private static final Duration UNREACHABLE_POLL = Duration.ofSeconds(1);
     /** Never faster than this, whatever a server suggests (a pollIntervalMs of 0 would spin). */
     private static final Duration MIN_POLL_INTERVAL = Duration.ofMillis(50);
 
@@ -188,6 +191,7 @@ public class EffectGateway {
         // the tool's retry policy, from the registry next to its class; the node's defaults fill the gaps
         int maxCalls = toolClass.retry().maxCallsOr(properties.maxCalls());
         Duration backoff = toolClass.retry().backoffOr(properties.backoff());
+        long unreachableSince = 0; // when the server first refused a connection in this run: the wait's bound
         for (int call = 1; call <= maxCalls; call++) {
             if (repeatClass == RepeatClass.CHECK_THEN_WRITE && checkFirst) {
                 Optional<EffectOutcome> landed = landed(effect, check);
@@ -206,6 +210,22 @@ public class EffectGateway {
             ToolAnswer answer;
             try {
                 answer = client.callAllowingTask(effect.tool(), arguments, toolClass.retry().callTimeout());
+            } catch (ToolUnreachableException e) {
+                // nothing reached the server: no call happened, so neither a call of the policy used
+                // up nor an unknown outcome (a never-repeat tool may be called once it answers)
+                log.warn("step {} of {}: the server cannot be reached, nothing was sent; waiting for it ({})",
+                        effect.stepKey(), effect.tool(), e.getMessage());
+                if (unreachableSince == 0) {
+                    unreachableSince = System.nanoTime();
+                }
+                Optional<Duration> unreachable = awaitReachable(effect, client, unreachableSince);
+                if (unreachable.isPresent()) {
+                    return needsReview(effect, "the server of " + effect.tool() + " for step " + effect.stepKey()
+                            + " could not be reached for " + unreachable.get().toSeconds() + " s (nothing was sent: "
+                            + e.getMessage() + ")");
+                }
+                call--;
+                continue;
             } catch (ToolTransportException e) {
                 log.warn("call {} of {} for step {}: outcome unknown ({})", call, effect.tool(), effect.stepKey(),
                         e.getMessage());
@@ -536,6 +556,33 @@ public class EffectGateway {
     private EffectOutcome needsReview(Effect effect, String reason) {
         log.warn("operation {} needs review: {}", effect.operationId(), reason);
         return new EffectOutcome.NeedsReview(reason);
+    }
+
+    /**
+     * Waits, listing the server's tools once a second (a read: nothing is called), until it
+     * answers — empty then — or {@code opledger.effects.unreachable-wait} has passed since
+     * {@code started} (the first refusal of this run: a flapping server is not waited for forever):
+     * then how long it was waited for. The lease's heartbeat goes on meanwhile; a cancel is seen at the next call.
+     */
+    private Optional<Duration> awaitReachable(Effect effect, ToolClient client, long started) {
+        Duration waited = Duration.ofNanos(System.nanoTime() - started);
+        while (waited.compareTo(properties.unreachableWait()) < 0) {
+            try {
+                Thread.sleep(UNREACHABLE_POLL);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.of(Duration.ofNanos(System.nanoTime() - started));
+            }
+            try {
+                client.list(effect.tool().server());
+                log.info("step {} of {}: the server answers again after {} ms", effect.stepKey(), effect.tool(),
+                        Duration.ofNanos(System.nanoTime() - started).toMillis());
+                return Optional.empty();
+            } catch (ToolTransportException stillUnreachable) {
+                waited = Duration.ofNanos(System.nanoTime() - started);
+            }
+        }
+        return Optional.of(waited);
     }
 
     private static void backOff(int call, int maxCalls, Duration backoff) {

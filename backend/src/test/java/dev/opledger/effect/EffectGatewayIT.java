@@ -170,6 +170,33 @@ class EffectGatewayIT {
     }
 
     @Test
+    void aServerThatRefusesConnectionsIsWaitedForAndANeverRepeatToolIsCalledOnceWhenItAnswers() {
+        // the call and the first listing refused (nothing sent), the second listing answered
+        tools.refusedNextConnections = 2;
+
+        var outcome = gateway.perform(effect("send_message", "receipt"));
+
+        assertThat(outcome).as("no review: the refused connection was no call").isInstanceOf(EffectOutcome.Done.class);
+        assertThat(tools.effectsOf("receipt")).isEqualTo(1);
+        assertThat(tools.listings).isEqualTo(2);
+        assertThat(recordStatus("receipt")).isEqualTo("SUCCEEDED");
+    }
+
+    @Test
+    void aServerRefusingConnectionsLongerThanTheWaitEndsInReviewWithNothingCalled() {
+        var waitingBriefly = new EffectGateway(records, classification, () -> tools, new EffectProperties(3,
+                Duration.ofMillis(1), Duration.ofSeconds(1), Duration.ofMinutes(1), Duration.ofMillis(1500)), noCrash);
+        tools.refusedNextConnections = 1_000;
+
+        var outcome = waitingBriefly.perform(effect("send_message", "receipt"));
+
+        assertThat(outcome).isInstanceOf(EffectOutcome.NeedsReview.class);
+        assertThat(((EffectOutcome.NeedsReview) outcome).reason()).contains("could not be reached")
+                .contains("nothing was sent");
+        assertThat(tools.effectsOf("receipt")).isZero();
+    }
+
+    @Test
     void aToolWithoutAnnotationsOrConfigurationIsNeverRepeated() {
         var toolClass = classification.classOf(new ToolRef("unknown-server", "mystery"), Optional::empty);
 

@@ -5,6 +5,7 @@ import dev.opledger.mcp.ToolHints;
 import dev.opledger.mcp.ToolRef;
 import dev.opledger.mcp.ToolReply;
 import dev.opledger.mcp.ToolTransportException;
+import dev.opledger.mcp.ToolUnreachableException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,10 +26,17 @@ public final class FakeTools implements ToolClient {
     private final Map<String, Map<String, Object>> byKey = new ConcurrentHashMap<>();
     public int loseNextResponses;
     public int unreachableNextCalls;
+    /** Connections refused (nothing sent) on this many calls and tool listings, the next ones. */
+    public int refusedNextConnections;
+    public int listings;
     boolean refuse;
 
     @Override
     public synchronized ToolReply call(ToolRef tool, Map<String, Object> arguments) throws ToolTransportException {
+        if (refusedNextConnections > 0) {
+            refusedNextConnections--;
+            throw new ToolUnreachableException("connection refused", new java.net.ConnectException("refused"));
+        }
         if (unreachableNextCalls > 0) {
             unreachableNextCalls--;
             throw new ToolTransportException("connection refused");
@@ -50,6 +58,16 @@ public final class FakeTools implements ToolClient {
             throw new ToolTransportException("the response was lost");
         }
         return new ToolReply(false, result, "ok");
+    }
+
+    @Override
+    public synchronized List<dev.opledger.mcp.ListedTool> list(String server) throws ToolTransportException {
+        listings++;
+        if (refusedNextConnections > 0) {
+            refusedNextConnections--;
+            throw new ToolUnreachableException("connection refused", new java.net.ConnectException("refused"));
+        }
+        return List.of();
     }
 
     @Override

@@ -29,17 +29,21 @@ import java.util.stream.Collectors;
 final class ReferenceToolsProcess implements AutoCloseable {
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+    /** A restart under a checkout load on a shared 2-core machine was seen to take 60 s. */
+    private static final Duration RESTART_TIMEOUT = Duration.ofSeconds(180);
 
-    private final Process process;
+    private Process process;
     private final URI url;
     private final Path log;
     private final LocatedDatabase database;
+    private final List<String> command;
 
-    private ReferenceToolsProcess(Process process, URI url, Path log, LocatedDatabase database) {
+    private ReferenceToolsProcess(Process process, URI url, Path log, LocatedDatabase database, List<String> command) {
         this.process = process;
         this.url = url;
         this.log = log;
         this.database = database;
+        this.command = command;
     }
 
     /** Starts it on a free port and waits until it answers a tool call; {@code arguments} are its own settings. */
@@ -54,9 +58,10 @@ final class ReferenceToolsProcess implements AutoCloseable {
                 "--spring.datasource.password=" + database.password()));
         command.addAll(List.of(arguments));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        var tools = new ReferenceToolsProcess(process, URI.create("http://127.0.0.1:" + port + "/mcp"), log, database);
+        var tools = new ReferenceToolsProcess(process, URI.create("http://127.0.0.1:" + port + "/mcp"), log, database,
+                List.copyOf(command));
         try {
-            tools.awaitAnswering();
+            tools.awaitAnswering(READY_TIMEOUT);
         } catch (RuntimeException | Error e) {
             tools.close();
             throw e;
@@ -73,10 +78,10 @@ final class ReferenceToolsProcess implements AutoCloseable {
         return jar;
     }
 
-    private void awaitAnswering() {
+    private void awaitAnswering(Duration timeout) {
         try (var client = new McpToolClient(new McpProperties(Map.of("reference",
                 McpProperties.Server.http(url, McpProtocol.AUTO, Duration.ofSeconds(5), Map.of()))))) {
-            await("reference-tools answering at " + url).atMost(READY_TIMEOUT).pollInterval(Duration.ofMillis(250))
+            await("reference-tools answering at " + url).atMost(timeout).pollInterval(Duration.ofMillis(250))
                     .until(() -> {
                         if (!process.isAlive()) {
                             throw new IllegalStateException("reference-tools exited with status " + process.exitValue()
@@ -159,8 +164,20 @@ final class ReferenceToolsProcess implements AutoCloseable {
         }
     }
 
+    /** Stops it (SIGTERM, as an operator's restart): its port refuses connections until {@link #startAgain}. */
+    synchronized void stop() {
+        NodeProcess.stop(process);
+    }
+
+    /** Starts it again on the same port, log (appended) and database, and waits until it answers. */
+    synchronized void startAgain() throws IOException {
+        process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        awaitAnswering(RESTART_TIMEOUT);
+    }
+
     @Override
-    public void close() {
+    public synchronized void close() {
         NodeProcess.stop(process);
     }
 }

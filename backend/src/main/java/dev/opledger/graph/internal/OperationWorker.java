@@ -1,5 +1,6 @@
 package dev.opledger.graph.internal;
 
+import dev.opledger.operation.UnreachableDatabase;
 import dev.opledger.operation.OperationSpans;
 import dev.opledger.claim.Heartbeat;
 import dev.opledger.claim.LeasedOperation;
@@ -173,6 +174,14 @@ public class OperationWorker {
             try {
                 outcome = executor.execute(operation, lease);
             } catch (RuntimeException e) {
+                if (UnreachableDatabase.causedBy(e)) {
+                    // an outage, not the run's fault: nothing is recorded (it could not be); the lease
+                    // expires and a worker resumes the run from its last checkpoint, as after a crash
+                    log.warn("the run of operation {} stopped: the database cannot be reached ({}); it resumes once "
+                            + "the lease {} has expired", operation.operationId(), UnreachableDatabase.reason(e),
+                            lease.fence());
+                    return;
+                }
                 log.error("the run of operation {} failed unexpectedly", operation.operationId(), e);
                 outcome = new ExecutionOutcome.BrokeDown("the run failed on " + node + ": " + e.getClass().getSimpleName());
             }

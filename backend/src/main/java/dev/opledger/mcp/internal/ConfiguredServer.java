@@ -3,6 +3,7 @@ package dev.opledger.mcp.internal;
 import dev.opledger.mcp.ListedTool;
 import dev.opledger.mcp.ToolHints;
 import dev.opledger.mcp.ToolTransportException;
+import dev.opledger.mcp.ToolUnreachableException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,8 +69,10 @@ final class ConfiguredServer implements AutoCloseable {
                 try {
                     opened = Connector.open(name, settings, wanted);
                 } catch (RuntimeException e) {
-                    throw new ToolTransportException("MCP server " + name + " at " + settings.location()
-                            + " cannot be reached (" + Failures.reason(e, settings.timeout()) + ")", e);
+                    String message = "MCP server " + name + " at " + settings.location() + " cannot be reached ("
+                            + Failures.reason(e, settings.timeout()) + ")";
+                    throw Failures.unreachable(e) ? new ToolUnreachableException(message + "; nothing was sent", e)
+                            : new ToolTransportException(message, e);
                 }
                 if (protocol == null) {
                     log.info("MCP server {} at {} speaks {}{}", name, settings.location(), opened.protocol(),

@@ -37,6 +37,14 @@ final class Failures {
                 : Optional.empty();
     }
 
+    /**
+     * Whether the failure is a connection that could not be made (refused, or not made within the
+     * connect timeout): nothing was sent on it, so the call did not happen.
+     */
+    static boolean unreachable(Throwable failure) {
+        return find(failure, ConnectException.class) != null || find(failure, HttpConnectTimeoutException.class) != null;
+    }
+
     /** Why the outcome is unknown, in words for the person reading a log or a review. */
     static String reason(Throwable failure, Duration timeout) {
         if (find(failure, McpResponseLostException.class) != null) {

@@ -12,6 +12,7 @@ import dev.opledger.mcp.ToolRef;
 import dev.opledger.mcp.ToolReply;
 import dev.opledger.mcp.ToolServer;
 import dev.opledger.mcp.ToolTransportException;
+import dev.opledger.mcp.ToolUnreachableException;
 import dev.opledger.operation.OperationMdc;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -141,6 +142,10 @@ public class McpToolClient implements ToolClient, AutoCloseable {
                 }
                 log.debug("{} {} failed", what, tool, e);
                 server.failed(connection);
+                if (Failures.unreachable(e)) {
+                    throw new ToolUnreachableException(what + " " + tool + " (MCP " + connection.protocol() + "): "
+                            + Failures.reason(e, limit) + "; nothing was sent", e);
+                }
                 throw new ToolTransportException(what + " " + tool + " (MCP " + connection.protocol() + "): "
                         + Failures.reason(e, limit) + "; it may or may not have run", e);
             }
