@@ -117,7 +117,26 @@ public class EffectGateway {
                     + " step could not be told from another call");
         }
         String digest = argumentDigest.get();
-        Optional<EffectRecord> recorded = records.find(effect.operationId(), effect.stepKey());
+        // With the tool's class in this node's cache, the first call's STARTED is written with the
+        // record's look-up in one statement: a step without a record (the common case) goes
+        // straight to its call; one with a record is decided from it below, as after a look-up.
+        ToolClass cached = classification.cached(effect.tool()).filter(known -> startsWithoutLookUp(effect, known))
+                .orElse(null);
+        boolean firstStarted = false;
+        Optional<EffectRecord> recorded;
+        if (cached != null) {
+            RepeatClass cachedClass = cached.repeatClass();
+            var first = records.startFirst(effect, cachedClass,
+                    cachedClass == RepeatClass.KEYED ? effect.idempotencyKey() : null, arguments(effect, cachedClass),
+                    digest);
+            firstStarted = first.started();
+            // started: the record is the one just written; neither started nor found: the fence
+            // refused it, or a record was committed meanwhile, and the look-up decides as before
+            recorded = firstStarted ? Optional.empty() : first.recorded().isPresent() ? first.recorded()
+                    : records.find(effect.operationId(), effect.stepKey());
+        } else {
+            recorded = records.find(effect.operationId(), effect.stepKey());
+        }
         EffectRecord.ReplayGuard guard = recorded.map(EffectRecord::replayGuard).orElse(null);
         if (guard != null && !guard.acknowledged()) {
             // replay mode: the dry run found this step BLOCKED and no one took responsibility for it
@@ -140,7 +159,8 @@ public class EffectGateway {
             return new EffectOutcome.Done(recorded.get().result() == null ? Map.of() : recorded.get().result(), true);
         }
         ToolClient client = tools.get();
-        ToolClass toolClass = classification.classOf(effect.tool(), () -> client.hints(effect.tool()));
+        // the class STARTED was written with, when it was: the call is made as that record says
+        ToolClass toolClass = firstStarted ? cached : classification.classOf(effect.tool(), () -> client.hints(effect.tool()));
         RepeatClass repeatClass = toolClass.repeatClass();
         looked.repeatClass = repeatClass;
         // a new effect replaces the record only where a call with other arguments cannot add a
@@ -195,7 +215,9 @@ public class EffectGateway {
                     return landed.get();
                 }
             }
-            if (!records.start(effect, repeatClass, key, arguments, digest, supersedes)) {
+            if (firstStarted) {
+                firstStarted = false; // the first call's STARTED is written (startFirst); a retry writes its own
+            } else if (!records.start(effect, repeatClass, key, arguments, digest, supersedes)) {
                 return records.cancelPending(effect.fence())
                         ? new EffectOutcome.CancelRequested("a cancel was requested before step " + effect.stepKey()
                                 + " of " + effect.tool().tool() + " started: it was not called")
@@ -521,6 +543,15 @@ public class EffectGateway {
     private static EffectOutcome leaseLost(Effect effect, String record) {
         return new EffectOutcome.LeaseLost("step " + effect.stepKey() + " of " + effect.tool().tool() + ": " + record
                 + " was refused in lease " + effect.fence());
+    }
+
+    /**
+     * Whether a first call can be started before the record is read: not for a check-then-write
+     * tool without a check (the call below refuses it, and no STARTED may be left behind).
+     */
+    private static boolean startsWithoutLookUp(Effect effect, ToolClass toolClass) {
+        return toolClass.repeatClass() != RepeatClass.CHECK_THEN_WRITE || effect.check() != null
+                || (toolClass.check() != null && toolClass.check().derivable());
     }
 
     private static Map<String, Object> arguments(Effect effect, RepeatClass repeatClass) {

@@ -23,7 +23,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The effect_record table; every write is one statement in autocommit, so it is durable when the
- * call returns, and writes the record's event in the same statement.
+ * call returns, and writes the record's event in the same statement. A first call's STARTED also
+ * looks the record up ({@link #startFirst}), so a step's first call costs no read of its own.
  */
 @Repository
 public class EffectRecords {
@@ -62,7 +63,7 @@ public class EffectRecords {
      * nothing): numbers the event on the operation's row and writes it; the type is the last
      * parameter. The statement answers whether the fence held.
      */
-    private static final String EVENT = """
+    private static final String EVENT_WRITES = """
             , counted AS (
               UPDATE operation o SET event_sequence = o.event_sequence + 1 FROM changed c WHERE o.id = c.operation_ref
               RETURNING o.id, o.operation_id, o.subject_id, o.event_sequence
@@ -72,8 +73,41 @@ public class EffectRecords {
                      jsonb_build_object('server', c.server, 'attempt', c.calls)
               FROM counted o JOIN changed c ON c.operation_ref = o.id
             )
-            SELECT EXISTS (SELECT 1 FROM fence)
             """.formatted(OutboxRow.INSERT);
+
+    private static final String EVENT = EVENT_WRITES + """
+            SELECT EXISTS (SELECT 1 FROM fence)
+            """;
+
+    /** The columns of a step's record ({@link #record}), from {@code effect_record e}. */
+    private static final String RECORD_COLUMNS = """
+            e.status, e.repeat_class, e.result::text, e.error, e.calls, e.argument_digest, e.arguments::text,
+            e.task_id, e.task_status, e.task_poll_interval_ms, e.resolution,
+            (SELECT g.acknowledged_by FROM effect_replay_guard g WHERE g.operation_ref = e.operation_ref
+              AND g.step_key = e.step_key AND g.passed_at IS NULL) AS guard_ack,
+            EXISTS (SELECT 1 FROM effect_replay_guard g WHERE g.operation_ref = e.operation_ref
+              AND g.step_key = e.step_key AND g.passed_at IS NULL) AS guarded
+            """;
+
+    /**
+     * STARTED for a step with no record yet, with the look-up of the record folded in: inserts
+     * only where there is none (fenced as {@link #FENCE_TO_START}), and answers whether it did and
+     * the record that was there before the statement, if any.
+     */
+    private static final String START_FIRST = FENCE_TO_START + """
+            , prior AS (
+              SELECT %s FROM effect_record e JOIN operation o ON o.id = e.operation_ref
+              WHERE o.operation_id = ? AND e.step_key = ?
+            ), changed AS (
+              INSERT INTO effect_record (operation_ref, step_key, server, tool, repeat_class, status, idempotency_key,
+                                         arguments, argument_digest, calls)
+              SELECT fence.id, ?, ?, ?, ?, 'STARTED', ?, ?::jsonb, ?, 1 FROM fence
+              ON CONFLICT (operation_ref, step_key) DO NOTHING
+              RETURNING operation_ref, step_key, server, tool, status, calls
+            )
+            """.formatted(RECORD_COLUMNS) + EVENT_WRITES + """
+            SELECT EXISTS (SELECT 1 FROM changed) AS started, p.* FROM (SELECT 1) AS one LEFT JOIN prior p ON true
+            """;
 
     private final JdbcTemplate jdbc;
     private final JsonMapper json;
@@ -84,19 +118,41 @@ public class EffectRecords {
     }
 
     public Optional<EffectRecord> find(OperationId operationId, String stepKey) {
-        return jdbc.query("SELECT e.status, e.repeat_class, e.result::text, e.error, e.calls, e.argument_digest, "
-                        + "e.arguments::text, e.task_id, e.task_status, e.task_poll_interval_ms, e.resolution, "
-                        + "(SELECT g.acknowledged_by FROM effect_replay_guard g WHERE g.operation_ref = e.operation_ref "
-                        + "AND g.step_key = e.step_key AND g.passed_at IS NULL) AS guard_ack, "
-                        + "EXISTS (SELECT 1 FROM effect_replay_guard g WHERE g.operation_ref = e.operation_ref "
-                        + "AND g.step_key = e.step_key AND g.passed_at IS NULL) AS guarded "
-                        + "FROM effect_record e "
+        return jdbc.query("SELECT " + RECORD_COLUMNS + " FROM effect_record e "
                         + "JOIN operation o ON o.id = e.operation_ref WHERE o.operation_id = ? AND e.step_key = ?",
-                (row, n) -> new EffectRecord(row.getString(1), RepeatClass.valueOf(row.getString(2)), map(row.getString(3)),
-                        row.getString(4), row.getInt(5), digest(row.getString(6), row.getString(7)), row.getString(8),
-                        row.getString(9), row.getObject(10, Long.class), row.getString(11),
-                        !row.getBoolean(13) ? null : new EffectRecord.ReplayGuard(row.getString(12))),
-                operationId.value(), stepKey).stream().findFirst();
+                (row, n) -> record(row, 0), operationId.value(), stepKey).stream().findFirst();
+    }
+
+    /**
+     * What {@link #startFirst} did: STARTED written (the step had no record, the fence held), or
+     * not, with the record found in its place. Neither (not started, no record seen): the fence
+     * refused it, or a record was committed concurrently; {@link #find} tells.
+     */
+    public record FirstStart(boolean started, Optional<EffectRecord> recorded) {
+    }
+
+    /**
+     * The first call's STARTED and the look-up of the step's record in one statement: when the
+     * step has no record, STARTED is written (with its event) as {@link #start} would for a first
+     * call; otherwise nothing is written and the record is answered, for the caller to decide as
+     * after {@link #find}.
+     */
+    public FirstStart startFirst(Effect effect, RepeatClass repeatClass, @Nullable String idempotencyKey,
+            Map<String, Object> arguments, String argumentDigest) {
+        return jdbc.queryForObject(START_FIRST, (row, n) -> new FirstStart(row.getBoolean(1),
+                        row.getString(2) == null ? Optional.empty() : Optional.of(record(row, 1))),
+                effect.fence().operationId().value(), effect.fence().epoch(), effect.operationId().value(),
+                effect.stepKey(), effect.stepKey(), effect.tool().server(), effect.tool().tool(), repeatClass.name(),
+                idempotencyKey, json.writeValueAsString(arguments), argumentDigest,
+                EventType.AgentToolStarted.name());
+    }
+
+    private EffectRecord record(java.sql.ResultSet row, int offset) throws java.sql.SQLException {
+        return new EffectRecord(row.getString(offset + 1), RepeatClass.valueOf(row.getString(offset + 2)),
+                map(row.getString(offset + 3)), row.getString(offset + 4), row.getInt(offset + 5),
+                digest(row.getString(offset + 6), row.getString(offset + 7)), row.getString(offset + 8),
+                row.getString(offset + 9), row.getObject(offset + 10, Long.class), row.getString(offset + 11),
+                !row.getBoolean(offset + 13) ? null : new EffectRecord.ReplayGuard(row.getString(offset + 12)));
     }
 
     /**
