@@ -136,7 +136,7 @@ public final class GraphRunner<S extends AgentState> {
         } catch (RuntimeException e) {
             throw failure(operationId, e);
         }
-        StoredCheckpoint newest = saver.table().latest(operationId.value())
+        StoredCheckpoint newest = saver.newest(operationId.value())
                 .orElseThrow(() -> new IllegalStateException("operation " + operationId + " ran without a checkpoint"));
         Map<String, Object> state = StateJson.read(newest.stateJson());
         if (stopped.isPresent()) {
@@ -159,6 +159,7 @@ public final class GraphRunner<S extends AgentState> {
             throw new IllegalStateException("graph runs must not join a transaction: each checkpoint commits on its own");
         }
         var run = running.enterGraph(operationId);
+        saver.enter(operationId);
         // restores the caller's operationId (the worker's, for the same operation) when the run ends
         try (var ignored = OperationMdc.put(operationId)) {
             return work.get();

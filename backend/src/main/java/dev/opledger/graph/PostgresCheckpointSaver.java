@@ -7,6 +7,7 @@ import dev.opledger.graph.internal.ThreadPositions;
 import dev.opledger.graph.internal.ThreadPositions.Position;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.Fence;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
@@ -22,8 +23,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * langgraph4j's checkpoint saver on the project's PostgreSQL ({@code graph_checkpoint}), one
- * append-only log per thread, the thread named by an operationId. Every method is one SQL
- * statement; nothing is locked in the JVM and no row is ever updated.
+ * append-only log per thread, the thread named by an operationId. Every method is at most one
+ * SQL statement (during a run, the head it read or appended is served again without one);
+ * nothing is locked in the JVM and no row is ever updated.
  *
  * <ul>
  *   <li>{@link #put} appends, also when the config names a checkpoint (langgraph4j's memory
@@ -52,6 +54,14 @@ public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
     private final CheckpointTable table;
     private final ThreadPositions positions = new ThreadPositions();
     private final Map<UUID, LeaseGuard> leases = new ConcurrentHashMap<>();
+    // The thread's newest checkpoint, as this saver last read or appended it, kept only while a
+    // run of the thread is under way here (enter … forget): the run is the thread's only writer
+    // (GraphRunner runs a thread once at a time per JVM, the lease keeps other nodes out, and an
+    // append is checked against the head this saver saw), so its own reads of the head between
+    // puts need no round trip: langgraph4j's read at the start of a run, after the runner's, and
+    // the runner's at its end. Empty: the thread has no live checkpoint.
+    private final Map<UUID, Optional<StoredCheckpoint>> runHeads = new ConcurrentHashMap<>();
+    private final Map<UUID, Boolean> inRun = new ConcurrentHashMap<>();
 
     public PostgresCheckpointSaver(DataSource dataSource) {
         this.table = new CheckpointTable(new JdbcTemplate(dataSource));
@@ -67,11 +77,12 @@ public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
         UUID thread = thread(config);
         if (config.checkPointId().isPresent()) {
             UUID id = checkpointId(config.checkPointId().get());
+            runHeads.remove(thread); // what the run appends next follows this one, not the head
             var found = table.byId(thread, id);
             found.ifPresent(f -> positions.saw(thread, id, f.head()));
             return found.map(f -> checkpoint(f.checkpoint()));
         }
-        var latest = table.latest(thread);
+        var latest = newest(thread);
         UUID head = latest.map(StoredCheckpoint::checkpointId).orElse(null);
         positions.saw(thread, head, head);
         return latest.map(PostgresCheckpointSaver::checkpoint);
@@ -87,9 +98,9 @@ public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
         UUID expectedHead = seen.map(Position::head).orElse(null);
         LeaseGuard lease = leases.get(thread);
         @Nullable Fence fence = lease == null ? null : lease.fence();
+        String stateJson = StateJson.write(checkpoint.getState());
         var append = new CheckpointTable.Append(id, checkpoint.getNodeId(), checkpoint.getNextNodeId(),
-                StateJson.write(checkpoint.getState()), parent, seen.isPresent(), expectedHead,
-                fence == null ? null : fence.epoch());
+                stateJson, parent, seen.isPresent(), expectedHead, fence == null ? null : fence.epoch());
         Optional<Integer> seq;
         try {
             seq = table.append(thread, append);
@@ -107,12 +118,17 @@ public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
                     + "; checkpoint after node " + checkpoint.getNodeId() + " not written");
         }
         positions.saw(thread, id, id);
+        if (inRun.containsKey(thread)) {
+            runHeads.put(thread, Optional.of(new StoredCheckpoint(seq.get(), id, parent, checkpoint.getNodeId(),
+                    checkpoint.getNextNodeId(), stateJson, Instant.now())));
+        }
         return RunnableConfig.builder(config).checkPointId(checkpoint.getId()).build();
     }
 
     @Override
     public Tag release(RunnableConfig config) {
         UUID thread = thread(config);
+        runHeads.remove(thread);
         var released = table.release(thread).stream().map(PostgresCheckpointSaver::checkpoint).toList();
         positions.saw(thread, null, null);
         return new Tag(threadId(config), released);
@@ -123,10 +139,34 @@ public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
         leases.put(lease.fence().operationId().value(), lease);
     }
 
+    /** A run of the thread begins here: until {@link #forget}, the head it reads or appends is remembered. */
+    void enter(OperationId operationId) {
+        runHeads.remove(operationId.value());
+        inRun.put(operationId.value(), Boolean.TRUE);
+    }
+
     /** Drops what this saver remembers of the thread, its lease included; its next read starts afresh. */
     void forget(OperationId operationId) {
+        inRun.remove(operationId.value());
+        runHeads.remove(operationId.value());
         positions.forget(operationId.value());
         leases.remove(operationId.value());
+    }
+
+    /**
+     * The thread's newest live checkpoint: during a run here, as this saver last read or
+     * appended it (read once, at the run's start); otherwise read.
+     */
+    Optional<StoredCheckpoint> newest(UUID thread) {
+        Optional<StoredCheckpoint> known = runHeads.get(thread);
+        if (known != null) {
+            return known;
+        }
+        Optional<StoredCheckpoint> latest = table.latest(thread);
+        if (inRun.containsKey(thread)) {
+            runHeads.put(thread, latest);
+        }
+        return latest;
     }
 
     CheckpointTable table() {
