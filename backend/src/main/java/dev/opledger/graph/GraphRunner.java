@@ -21,6 +21,8 @@ import org.bsc.langgraph4j.StateGraph;
 import org.bsc.langgraph4j.action.InterruptionMetadata;
 import org.bsc.langgraph4j.state.AgentState;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
@@ -31,6 +33,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * {@link PostgresCheckpointSaver} for what happens when it does not).
  */
 public final class GraphRunner<S extends AgentState> {
+
+    private static final Logger log = LoggerFactory.getLogger(GraphRunner.class);
 
     // the lease of a run started with run(LeaseGuard, …), for the run's nodes (leaseOf)
     private static final String LEASE = "opledger.lease";
@@ -69,8 +73,23 @@ public final class GraphRunner<S extends AgentState> {
         return exclusively(operationId, () -> {
             saver.fenceWith(lease);
             RunnableConfig config = RunnableConfig.builder(config(operationId, null)).putMetadata(LEASE, lease).build();
-            boolean started = saver.get(config).isPresent();
-            return execute(operationId, started ? GraphInput.resume() : GraphInput.args(input), config);
+            var held = saver.held();
+            if (held == null) {
+                boolean started = saver.get(config).isPresent();
+                return execute(operationId, started ? GraphInput.resume() : GraphInput.args(input), config);
+            }
+            // each step's effect outcome commits with its checkpoint; one the run stopped after
+            // without a checkpoint commits here, before the worker records the run's end
+            held.begin(operationId);
+            try {
+                boolean started = saver.get(config).isPresent();
+                return execute(operationId, started ? GraphInput.resume() : GraphInput.args(input), config);
+            } finally {
+                if (!held.end(operationId)) {
+                    log.warn("operation {}: the run's last effect outcome was refused by lease {}: not recorded",
+                            operationId, lease.fence());
+                }
+            }
         });
     }
 

@@ -1,5 +1,6 @@
 package dev.opledger.graph;
 
+import dev.opledger.effect.RunWrites;
 import dev.opledger.graph.internal.CheckpointTable;
 import dev.opledger.graph.internal.StateJson;
 import dev.opledger.graph.internal.StoredCheckpoint;
@@ -63,8 +64,23 @@ public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
     private final Map<UUID, Optional<StoredCheckpoint>> runHeads = new ConcurrentHashMap<>();
     private final Map<UUID, Boolean> inRun = new ConcurrentHashMap<>();
 
+    private final @Nullable RunWrites held;
+
     public PostgresCheckpointSaver(DataSource dataSource) {
+        this(dataSource, null);
+    }
+
+    /**
+     * With {@code held}: during a worker's run, the writes the run held (the step's effect
+     * outcome) commit with the step's checkpoint ({@link RunWrites}), on the same DataSource.
+     */
+    public PostgresCheckpointSaver(DataSource dataSource, @Nullable RunWrites held) {
         this.table = new CheckpointTable(new JdbcTemplate(dataSource));
+        this.held = held;
+    }
+
+    @Nullable RunWrites held() {
+        return held;
     }
 
     @Override
@@ -101,9 +117,26 @@ public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
         String stateJson = StateJson.write(checkpoint.getState());
         var append = new CheckpointTable.Append(id, checkpoint.getNodeId(), checkpoint.getNextNodeId(),
                 stateJson, parent, seen.isPresent(), expectedHead, fence == null ? null : fence.epoch());
+        if (held != null && seen.isPresent() && expectedHead == null && fence != null
+                && holdFirst(thread, id, parent, checkpoint, stateJson, append)) {
+            return RunnableConfig.builder(config).checkPointId(checkpoint.getId()).build();
+        }
         Optional<Integer> seq;
         try {
-            seq = table.append(thread, append);
+            if (held == null) {
+                seq = table.append(thread, append);
+            } else {
+                var together = held.together(new OperationId(thread), () -> table.append(thread, append));
+                if (together.held() == RunWrites.Held.REFUSED) {
+                    // the step's effect outcome was refused by the lease's fence: neither it nor the checkpoint is written
+                    if (fence != null) {
+                        throw new CheckpointFencedException(fence, checkpoint.getNodeId());
+                    }
+                    throw new CheckpointConflictException(thread, "thread " + thread + ": the write held for "
+                            + "checkpoint after node " + checkpoint.getNodeId() + " was refused; not written");
+                }
+                seq = together.result();
+            }
         } catch (DuplicateKeyException e) {
             throw new CheckpointConflictException(thread, "thread " + thread + ": another writer appended at the same "
                     + "position, or checkpoint " + id + " is already stored; checkpoint after node "
@@ -137,6 +170,24 @@ public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
     /** Until {@link #forget}, every put on the lease's operation is conditional on the lease's (current) epoch. */
     void fenceWith(LeaseGuard lease) {
         leases.put(lease.fence().operationId().value(), lease);
+    }
+
+    /**
+     * The first checkpoint of a worker's run on an empty thread (its input) is held for the run's
+     * next transaction: the first effect's STARTED, or the next checkpoint, or the run's end
+     * ({@link RunWrites}). Until it commits nothing is lost by a crash: a thread without a
+     * checkpoint starts again from the operation's command, the same input. False: not held.
+     */
+    private boolean holdFirst(UUID thread, UUID id, @Nullable UUID parent, Checkpoint checkpoint, String stateJson,
+            CheckpointTable.Append append) {
+        boolean holding = held.hold(new OperationId(thread), () -> table.append(thread, append).isPresent());
+        if (holding) {
+            positions.saw(thread, id, id);
+            // seq 0: not known before it is written, and not used from this memory
+            runHeads.put(thread, Optional.of(new StoredCheckpoint(0, id, parent, checkpoint.getNodeId(),
+                    checkpoint.getNextNodeId(), stateJson, Instant.now())));
+        }
+        return holding;
     }
 
     /** A run of the thread begins here: until {@link #forget}, the head it reads or appends is remembered. */

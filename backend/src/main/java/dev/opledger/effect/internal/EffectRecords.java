@@ -179,13 +179,18 @@ public class EffectRecords {
         }
     }
 
-    /** The operation's records whose first call started after {@code after}, in that order. */
+    /**
+     * The operation's records whose first call started after {@code after} (a checkpoint's time),
+     * in that order. At {@code after} counts as after: a run's first checkpoint commits in the
+     * transaction of its first STARTED (both at its {@code now()}), and no record that started
+     * before a checkpoint commits with it.
+     */
     public List<dev.opledger.effect.RecordedCall> recordedAfter(OperationId operationId, Instant after) {
         return jdbc.query("""
                 SELECT e.step_key, e.server, e.tool, e.repeat_class, e.status, e.argument_digest, e.arguments::text,
                        e.calls, e.resolution, e.started_at
                 FROM effect_record e JOIN operation o ON o.id = e.operation_ref
-                WHERE o.operation_id = ? AND e.started_at > ?
+                WHERE o.operation_id = ? AND e.started_at >= ?
                 ORDER BY e.started_at, e.step_key
                 """, (row, n) -> new dev.opledger.effect.RecordedCall(row.getString(1), row.getString(2),
                         row.getString(3), RepeatClass.valueOf(row.getString(4)), EffectStatus.valueOf(row.getString(5)),
