@@ -69,9 +69,23 @@ public final class GraphRunner<S extends AgentState> {
      * The run's nodes find {@code lease} with {@link #leaseOf(RunnableConfig)}.
      */
     public RunOutcome run(LeaseGuard lease, Map<String, Object> input) {
+        return run(lease, input, false);
+    }
+
+    /**
+     * As {@link #run(LeaseGuard, Map)}; with {@code firstLease}, the worker's first lease of the
+     * operation ({@link dev.opledger.claim.LeasedOperation#firstLease()}): no run came before, so
+     * the thread is known to be empty and is not read. Were it not (a checkpoint written outside
+     * any run), the run's first checkpoint, expecting an empty thread, would be refused and the
+     * run would stop before its first effect.
+     */
+    public RunOutcome run(LeaseGuard lease, Map<String, Object> input, boolean firstLease) {
         OperationId operationId = lease.fence().operationId();
         return exclusively(operationId, () -> {
             saver.fenceWith(lease);
+            if (firstLease) {
+                saver.assumeEmpty(operationId);
+            }
             RunnableConfig config = RunnableConfig.builder(config(operationId, null)).putMetadata(LEASE, lease).build();
             var held = saver.held();
             if (held == null) {

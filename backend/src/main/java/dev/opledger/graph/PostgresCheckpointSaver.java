@@ -196,6 +196,13 @@ public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
         inRun.put(operationId.value(), Boolean.TRUE);
     }
 
+    /** During a run here: the thread is known to have no checkpoint, so its first read costs no statement. */
+    void assumeEmpty(OperationId operationId) {
+        if (inRun.containsKey(operationId.value())) {
+            runHeads.put(operationId.value(), Optional.empty());
+        }
+    }
+
     /** Drops what this saver remembers of the thread, its lease included; its next read starts afresh. */
     void forget(OperationId operationId) {
         inRun.remove(operationId.value());
