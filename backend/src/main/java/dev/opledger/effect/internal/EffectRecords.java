@@ -100,8 +100,8 @@ public class EffectRecords {
               WHERE o.operation_id = ? AND e.step_key = ?
             ), changed AS (
               INSERT INTO effect_record (operation_ref, step_key, server, tool, repeat_class, status, idempotency_key,
-                                         arguments, argument_digest, calls)
-              SELECT fence.id, ?, ?, ?, ?, 'STARTED', ?, ?::jsonb, ?, 1 FROM fence
+                                         arguments, argument_digest, calls, started_at)
+              SELECT fence.id, ?, ?, ?, ?, 'STARTED', ?, ?::jsonb, ?, 1, clock_timestamp() FROM fence
               ON CONFLICT (operation_ref, step_key) DO NOTHING
               RETURNING operation_ref, step_key, server, tool, status, calls
             )
@@ -181,9 +181,9 @@ public class EffectRecords {
 
     /**
      * The operation's records whose first call started after {@code after} (a checkpoint's time),
-     * in that order. At {@code after} counts as after: a run's first checkpoint commits in the
-     * transaction of its first STARTED (both at its {@code now()}), and no record that started
-     * before a checkpoint commits with it.
+     * in that order. A run's first checkpoint commits in the transaction of its first STARTED,
+     * written after it: both times are the clock's at the statement ({@code clock_timestamp()},
+     * as a checkpoint's), not the transaction's start, so the record is after its checkpoint.
      */
     public List<dev.opledger.effect.RecordedCall> recordedAfter(OperationId operationId, Instant after) {
         return jdbc.query("""
@@ -292,8 +292,8 @@ public class EffectRecords {
                   WHERE ? AND e.step_key = ?
                 ), changed AS (
                   INSERT INTO effect_record (operation_ref, step_key, server, tool, repeat_class, status, idempotency_key,
-                                             arguments, argument_digest, calls)
-                  SELECT fence.id, ?, ?, ?, ?, 'STARTED', ?, ?::jsonb, ?, 1 FROM fence
+                                             arguments, argument_digest, calls, started_at)
+                  SELECT fence.id, ?, ?, ?, ?, 'STARTED', ?, ?::jsonb, ?, 1, clock_timestamp() FROM fence
                   ON CONFLICT (operation_ref, step_key) DO UPDATE SET status = 'STARTED', repeat_class = excluded.repeat_class,
                       idempotency_key = excluded.idempotency_key, arguments = excluded.arguments,
                       argument_digest = excluded.argument_digest, error = NULL, finished_at = NULL,
@@ -301,7 +301,7 @@ public class EffectRecords {
                       task_polled_at = NULL, task_polls = 0, task_cancel_sent_at = NULL, resolution = NULL,
                       result = CASE WHEN ? THEN NULL ELSE effect_record.result END,
                       calls = CASE WHEN ? THEN 1 ELSE effect_record.calls + 1 END,
-                      started_at = CASE WHEN ? THEN now() ELSE effect_record.started_at END
+                      started_at = CASE WHEN ? THEN clock_timestamp() ELSE effect_record.started_at END
                   WHERE effect_record.status <> 'SUCCEEDED' OR ?
                   RETURNING operation_ref, step_key, server, tool, status, calls
                 )
