@@ -78,7 +78,7 @@ class CheckoutOperation implements OperationType {
             return new ExecutionOutcome.Failed("the checkout's arguments cannot be run: " + e.getMessage());
         }
         try {
-            return outcome(runner.run(lease, arguments.asState()));
+            return outcome(runner.run(lease, arguments.asState(), operation.firstLease()));
         } catch (CheckpointConflictException e) {
             // refused for a lost lease, or the thread moved on under another writer: either way another node has it
             return new ExecutionOutcome.LeaseLost(e.getMessage());

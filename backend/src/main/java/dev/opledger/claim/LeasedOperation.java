@@ -19,4 +19,12 @@ public record LeasedOperation(SubjectId subject, Fence fence, String type, Strin
     public OperationId operationId() {
         return fence.operationId();
     }
+
+    /**
+     * The operation's first lease: accepted and never run (run_count counts leases), so no run
+     * of it has written anything yet.
+     */
+    public boolean firstLease() {
+        return runCount == 1 && leasedFrom == OperationStatus.ACCEPTED;
+    }
 }

@@ -73,6 +73,11 @@ public class ClassificationService {
         return recorded.get();
     }
 
+    /** The tool's class if this node's cache holds it (no statement); empty when it must be read ({@link #classOf}). */
+    public Optional<ToolClass> cached(ToolRef tool) {
+        return Optional.ofNullable(cache.get(tool));
+    }
+
     private Optional<ToolClass> read(ToolRef tool, Supplier<Optional<ToolHints>> hints) {
         Optional<ToolClass> recorded = repository.find(tool.server(), tool.tool());
         Optional<ToolClass> fromConfiguration = fromConfiguration(tool);

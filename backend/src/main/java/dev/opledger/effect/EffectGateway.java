@@ -44,7 +44,8 @@ import org.springframework.stereotype.Service;
  * an unknown outcome, do not call, ask a person. A repeat of a step with other arguments (their
  * digest differs from the record's) is a new effect only where that cannot duplicate one: for an
  * idempotent tool, or after the tool refused; otherwise a person decides. STARTED is committed
- * before each call, the outcome after it, before returning. Every record is fenced by the
+ * before each call, the outcome after it, before returning; inside a worker's run a success
+ * commits instead with the step's checkpoint, before the next step ({@link RunWrites}). Every record is fenced by the
  * effect's lease epoch: when the database refuses STARTED (another node took the operation over)
  * the tool is not called, and the outcome is {@code LeaseLost}; when it is refused for a cancel
  * requested, {@code CancelRequested} (no effect starts after a cancel); within this node, performs
@@ -74,11 +75,12 @@ public class EffectGateway {
     private final CrashPoint crash;
     private final EffectMeters meters;
     private final StepLocks steps = new StepLocks();
+    private final @Nullable RunWrites held;
 
     @Autowired
     EffectGateway(EffectRecords records, ClassificationService classification, ObjectProvider<ToolClient> tools,
-            EffectProperties properties, CrashPoint crash, EffectMeters meters) {
-        this(records, classification, (Supplier<ToolClient>) tools::getObject, properties, crash, meters);
+            EffectProperties properties, CrashPoint crash, EffectMeters meters, RunWrites held) {
+        this(records, classification, (Supplier<ToolClient>) tools::getObject, properties, crash, meters, held);
     }
 
     /** For tests that build a gateway of their own: its effects are counted in a registry of its own. */
@@ -89,6 +91,13 @@ public class EffectGateway {
 
     EffectGateway(EffectRecords records, ClassificationService classification, Supplier<ToolClient> tools,
             EffectProperties properties, CrashPoint crash, EffectMeters meters) {
+        this(records, classification, tools, properties, crash, meters, null);
+    }
+
+    /** With {@code held}: a success inside a worker's run is held for the run's next checkpoint ({@link RunWrites}). */
+    EffectGateway(EffectRecords records, ClassificationService classification, Supplier<ToolClient> tools,
+            EffectProperties properties, CrashPoint crash, EffectMeters meters, @Nullable RunWrites held) {
+        this.held = held;
         this.records = records;
         this.classification = classification;
         this.tools = tools;
@@ -120,7 +129,30 @@ public class EffectGateway {
                     + " step could not be told from another call");
         }
         String digest = argumentDigest.get();
-        Optional<EffectRecord> recorded = records.find(effect.operationId(), effect.stepKey());
+        // With the tool's class in this node's cache, the first call's STARTED is written with the
+        // record's look-up in one statement: a step without a record (the common case) goes
+        // straight to its call; one with a record is decided from it below, as after a look-up.
+        ToolClass cached = classification.cached(effect.tool()).filter(known -> startsWithoutLookUp(effect, known))
+                .orElse(null);
+        boolean firstStarted = false;
+        Optional<EffectRecord> recorded;
+        if (cached != null) {
+            RepeatClass cachedClass = cached.repeatClass();
+            var written = withHeld(effect, () -> records.startFirst(effect, cachedClass,
+                    cachedClass == RepeatClass.KEYED ? effect.idempotencyKey() : null, arguments(effect, cachedClass),
+                    digest));
+            if (written.isEmpty()) {
+                return leaseLost(effect, "the writes its run held, with its STARTED record");
+            }
+            var first = written.get();
+            firstStarted = first.started();
+            // started: the record is the one just written; neither started nor found: the fence
+            // refused it, or a record was committed meanwhile, and the look-up decides as before
+            recorded = firstStarted ? Optional.empty() : first.recorded().isPresent() ? first.recorded()
+                    : records.find(effect.operationId(), effect.stepKey());
+        } else {
+            recorded = records.find(effect.operationId(), effect.stepKey());
+        }
         EffectRecord.ReplayGuard guard = recorded.map(EffectRecord::replayGuard).orElse(null);
         if (guard != null && !guard.acknowledged()) {
             // replay mode: the dry run found this step BLOCKED and no one took responsibility for it
@@ -143,7 +175,8 @@ public class EffectGateway {
             return new EffectOutcome.Done(recorded.get().result() == null ? Map.of() : recorded.get().result(), true);
         }
         ToolClient client = tools.get();
-        ToolClass toolClass = classification.classOf(effect.tool(), () -> client.hints(effect.tool()));
+        // the class STARTED was written with, when it was: the call is made as that record says
+        ToolClass toolClass = firstStarted ? cached : classification.classOf(effect.tool(), () -> client.hints(effect.tool()));
         RepeatClass repeatClass = toolClass.repeatClass();
         looked.repeatClass = repeatClass;
         // a new effect replaces the record only where a call with other arguments cannot add a
@@ -199,11 +232,21 @@ public class EffectGateway {
                     return landed.get();
                 }
             }
-            if (!records.start(effect, repeatClass, key, arguments, digest, supersedes)) {
-                return records.cancelPending(effect.fence())
+            if (firstStarted) {
+                firstStarted = false; // the first call's STARTED is written (startFirst); a retry writes its own
+            } else {
+                boolean superseding = supersedes;
+                Optional<Boolean> written = withHeld(effect,
+                        () -> records.start(effect, repeatClass, key, arguments, digest, superseding));
+                if (written.isEmpty()) {
+                    return leaseLost(effect, "the writes its run held, with its STARTED record before call " + call);
+                }
+                if (!written.get()) {
+                    return records.cancelPending(effect.fence())
                         ? new EffectOutcome.CancelRequested("a cancel was requested before step " + effect.stepKey()
                                 + " of " + effect.tool().tool() + " started: it was not called")
-                        : leaseLost(effect, "its STARTED record before call " + call);
+                            : leaseLost(effect, "its STARTED record before call " + call);
+                }
             }
             supersedes = false; // from the first STARTED on, the record is this effect's
             crash.at(Point.BEFORE_EFFECT_CALL, effect.stepKey());
@@ -265,6 +308,10 @@ public class EffectGateway {
                     return leaseLost(effect, "its FAILED record after call " + call);
                 }
                 return new EffectOutcome.Refused(reply.text());
+            }
+            if (holdSuccess(effect, reply.content())) {
+                // committed with the step's checkpoint, before the next step runs
+                return new EffectOutcome.Done(reply.content(), false);
             }
             if (!records.succeed(effect, reply.content())) {
                 return leaseLost(effect, "its SUCCEEDED record after call " + call);
@@ -541,6 +588,48 @@ public class EffectGateway {
     private static EffectOutcome leaseLost(Effect effect, String record) {
         return new EffectOutcome.LeaseLost("step " + effect.stepKey() + " of " + effect.tool().tool() + ": " + record
                 + " was refused in lease " + effect.fence());
+    }
+
+    /**
+     * A STARTED write, with what the worker's run held for its next transaction (the checkpoint
+     * before the step, a success before it) in the same one; empty when a held write was refused
+     * by the lease's fence (nothing written: the tool must not be called).
+     */
+    private <T> Optional<T> withHeld(Effect effect, Supplier<T> write) {
+        if (held == null) {
+            return Optional.of(write.get());
+        }
+        var together = held.together(effect.operationId(), write);
+        return together.held() == RunWrites.Held.REFUSED ? Optional.empty() : Optional.of(together.result());
+    }
+
+    /**
+     * Inside a worker's run, SUCCEEDED (and its event) is held for the transaction of the step's
+     * checkpoint ({@link RunWrites}): one commit for both. A crash before that commit leaves
+     * STARTED, an unknown outcome, exactly as a crash between the call and a SUCCEEDED of its own
+     * would; the crash point after the record is where it commits. False: not in such a run.
+     */
+    private boolean holdSuccess(Effect effect, Map<String, Object> result) {
+        return held != null && held.hold(effect.operationId(), new RunWrites.Write() {
+            @Override
+            public boolean write() {
+                return records.succeed(effect, result);
+            }
+
+            @Override
+            public void committed() {
+                crash.at(Point.AFTER_EFFECT_RECORD, effect.stepKey());
+            }
+        });
+    }
+
+    /**
+     * Whether a first call can be started before the record is read: not for a check-then-write
+     * tool without a check (the call below refuses it, and no STARTED may be left behind).
+     */
+    private static boolean startsWithoutLookUp(Effect effect, ToolClass toolClass) {
+        return toolClass.repeatClass() != RepeatClass.CHECK_THEN_WRITE || effect.check() != null
+                || (toolClass.check() != null && toolClass.check().derivable());
     }
 
     private static Map<String, Object> arguments(Effect effect, RepeatClass repeatClass) {

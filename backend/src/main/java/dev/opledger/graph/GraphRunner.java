@@ -21,6 +21,8 @@ import org.bsc.langgraph4j.StateGraph;
 import org.bsc.langgraph4j.action.InterruptionMetadata;
 import org.bsc.langgraph4j.state.AgentState;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
@@ -31,6 +33,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * {@link PostgresCheckpointSaver} for what happens when it does not).
  */
 public final class GraphRunner<S extends AgentState> {
+
+    private static final Logger log = LoggerFactory.getLogger(GraphRunner.class);
 
     // the lease of a run started with run(LeaseGuard, …), for the run's nodes (leaseOf)
     private static final String LEASE = "opledger.lease";
@@ -65,12 +69,41 @@ public final class GraphRunner<S extends AgentState> {
      * The run's nodes find {@code lease} with {@link #leaseOf(RunnableConfig)}.
      */
     public RunOutcome run(LeaseGuard lease, Map<String, Object> input) {
+        return run(lease, input, false);
+    }
+
+    /**
+     * As {@link #run(LeaseGuard, Map)}; with {@code firstLease}, the worker's first lease of the
+     * operation ({@link dev.opledger.claim.LeasedOperation#firstLease()}): no run came before, so
+     * the thread is known to be empty and is not read. Were it not (a checkpoint written outside
+     * any run), the run's first checkpoint, expecting an empty thread, would be refused and the
+     * run would stop before its first effect.
+     */
+    public RunOutcome run(LeaseGuard lease, Map<String, Object> input, boolean firstLease) {
         OperationId operationId = lease.fence().operationId();
         return exclusively(operationId, () -> {
             saver.fenceWith(lease);
+            if (firstLease) {
+                saver.assumeEmpty(operationId);
+            }
             RunnableConfig config = RunnableConfig.builder(config(operationId, null)).putMetadata(LEASE, lease).build();
-            boolean started = saver.get(config).isPresent();
-            return execute(operationId, started ? GraphInput.resume() : GraphInput.args(input), config);
+            var held = saver.held();
+            if (held == null) {
+                boolean started = saver.get(config).isPresent();
+                return execute(operationId, started ? GraphInput.resume() : GraphInput.args(input), config);
+            }
+            // each step's effect outcome commits with its checkpoint; one the run stopped after
+            // without a checkpoint commits here, before the worker records the run's end
+            held.begin(operationId);
+            try {
+                boolean started = saver.get(config).isPresent();
+                return execute(operationId, started ? GraphInput.resume() : GraphInput.args(input), config);
+            } finally {
+                if (!held.end(operationId)) {
+                    log.warn("operation {}: the run's last effect outcome was refused by lease {}: not recorded",
+                            operationId, lease.fence());
+                }
+            }
         });
     }
 
@@ -136,7 +169,7 @@ public final class GraphRunner<S extends AgentState> {
         } catch (RuntimeException e) {
             throw failure(operationId, e);
         }
-        StoredCheckpoint newest = saver.table().latest(operationId.value())
+        StoredCheckpoint newest = saver.newest(operationId.value())
                 .orElseThrow(() -> new IllegalStateException("operation " + operationId + " ran without a checkpoint"));
         Map<String, Object> state = StateJson.read(newest.stateJson());
         if (stopped.isPresent()) {
@@ -159,6 +192,7 @@ public final class GraphRunner<S extends AgentState> {
             throw new IllegalStateException("graph runs must not join a transaction: each checkpoint commits on its own");
         }
         var run = running.enterGraph(operationId);
+        saver.enter(operationId);
         // restores the caller's operationId (the worker's, for the same operation) when the run ends
         try (var ignored = OperationMdc.put(operationId)) {
             return work.get();

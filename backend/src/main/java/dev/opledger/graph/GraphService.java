@@ -1,10 +1,13 @@
 package dev.opledger.graph;
 
+import dev.opledger.effect.RunWrites;
+
 import dev.opledger.graph.internal.CheckpointTable;
 import dev.opledger.graph.internal.OperationRuns;
 import dev.opledger.operation.OperationId;
 import java.util.List;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.bsc.langgraph4j.CompileConfig;
 import org.bsc.langgraph4j.GraphStateException;
 import org.bsc.langgraph4j.StateGraph;
@@ -31,9 +34,17 @@ public class GraphService {
     }
 
     /** With the node's registry of runs, which its worker shares. */
-    @Autowired
     public GraphService(DataSource dataSource, OperationRuns running) {
-        this.saver = new PostgresCheckpointSaver(dataSource);
+        this(dataSource, running, null);
+    }
+
+    /**
+     * With the node's registry of runs and its held writes: a worker's run commits each step's
+     * effect outcome with the step's checkpoint ({@link RunWrites}).
+     */
+    @Autowired
+    public GraphService(DataSource dataSource, OperationRuns running, @Nullable RunWrites held) {
+        this.saver = new PostgresCheckpointSaver(dataSource, held);
         this.history = new CheckpointTable(new JdbcTemplate(dataSource));
         this.running = running;
     }

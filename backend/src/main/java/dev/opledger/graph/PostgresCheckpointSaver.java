@@ -1,5 +1,6 @@
 package dev.opledger.graph;
 
+import dev.opledger.effect.RunWrites;
 import dev.opledger.graph.internal.CheckpointTable;
 import dev.opledger.graph.internal.StateJson;
 import dev.opledger.graph.internal.StoredCheckpoint;
@@ -7,6 +8,7 @@ import dev.opledger.graph.internal.ThreadPositions;
 import dev.opledger.graph.internal.ThreadPositions.Position;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.Fence;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
@@ -22,8 +24,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * langgraph4j's checkpoint saver on the project's PostgreSQL ({@code graph_checkpoint}), one
- * append-only log per thread, the thread named by an operationId. Every method is one SQL
- * statement; nothing is locked in the JVM and no row is ever updated.
+ * append-only log per thread, the thread named by an operationId. Every method is at most one
+ * SQL statement (during a run, the head it read or appended is served again without one);
+ * nothing is locked in the JVM and no row is ever updated.
  *
  * <ul>
  *   <li>{@link #put} appends, also when the config names a checkpoint (langgraph4j's memory
@@ -52,9 +55,32 @@ public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
     private final CheckpointTable table;
     private final ThreadPositions positions = new ThreadPositions();
     private final Map<UUID, LeaseGuard> leases = new ConcurrentHashMap<>();
+    // The thread's newest checkpoint, as this saver last read or appended it, kept only while a
+    // run of the thread is under way here (enter … forget): the run is the thread's only writer
+    // (GraphRunner runs a thread once at a time per JVM, the lease keeps other nodes out, and an
+    // append is checked against the head this saver saw), so its own reads of the head between
+    // puts need no round trip: langgraph4j's read at the start of a run, after the runner's, and
+    // the runner's at its end. Empty: the thread has no live checkpoint.
+    private final Map<UUID, Optional<StoredCheckpoint>> runHeads = new ConcurrentHashMap<>();
+    private final Map<UUID, Boolean> inRun = new ConcurrentHashMap<>();
+
+    private final @Nullable RunWrites held;
 
     public PostgresCheckpointSaver(DataSource dataSource) {
+        this(dataSource, null);
+    }
+
+    /**
+     * With {@code held}: during a worker's run, the writes the run held (the step's effect
+     * outcome) commit with the step's checkpoint ({@link RunWrites}), on the same DataSource.
+     */
+    public PostgresCheckpointSaver(DataSource dataSource, @Nullable RunWrites held) {
         this.table = new CheckpointTable(new JdbcTemplate(dataSource));
+        this.held = held;
+    }
+
+    @Nullable RunWrites held() {
+        return held;
     }
 
     @Override
@@ -67,11 +93,12 @@ public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
         UUID thread = thread(config);
         if (config.checkPointId().isPresent()) {
             UUID id = checkpointId(config.checkPointId().get());
+            runHeads.remove(thread); // what the run appends next follows this one, not the head
             var found = table.byId(thread, id);
             found.ifPresent(f -> positions.saw(thread, id, f.head()));
             return found.map(f -> checkpoint(f.checkpoint()));
         }
-        var latest = table.latest(thread);
+        var latest = newest(thread);
         UUID head = latest.map(StoredCheckpoint::checkpointId).orElse(null);
         positions.saw(thread, head, head);
         return latest.map(PostgresCheckpointSaver::checkpoint);
@@ -87,12 +114,29 @@ public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
         UUID expectedHead = seen.map(Position::head).orElse(null);
         LeaseGuard lease = leases.get(thread);
         @Nullable Fence fence = lease == null ? null : lease.fence();
+        String stateJson = StateJson.write(checkpoint.getState());
         var append = new CheckpointTable.Append(id, checkpoint.getNodeId(), checkpoint.getNextNodeId(),
-                StateJson.write(checkpoint.getState()), parent, seen.isPresent(), expectedHead,
-                fence == null ? null : fence.epoch());
+                stateJson, parent, seen.isPresent(), expectedHead, fence == null ? null : fence.epoch());
+        if (held != null && seen.isPresent() && expectedHead == null && fence != null
+                && holdFirst(thread, id, parent, checkpoint, stateJson, append)) {
+            return RunnableConfig.builder(config).checkPointId(checkpoint.getId()).build();
+        }
         Optional<Integer> seq;
         try {
-            seq = table.append(thread, append);
+            if (held == null) {
+                seq = table.append(thread, append);
+            } else {
+                var together = held.together(new OperationId(thread), () -> table.append(thread, append));
+                if (together.held() == RunWrites.Held.REFUSED) {
+                    // the step's effect outcome was refused by the lease's fence: neither it nor the checkpoint is written
+                    if (fence != null) {
+                        throw new CheckpointFencedException(fence, checkpoint.getNodeId());
+                    }
+                    throw new CheckpointConflictException(thread, "thread " + thread + ": the write held for "
+                            + "checkpoint after node " + checkpoint.getNodeId() + " was refused; not written");
+                }
+                seq = together.result();
+            }
         } catch (DuplicateKeyException e) {
             throw new CheckpointConflictException(thread, "thread " + thread + ": another writer appended at the same "
                     + "position, or checkpoint " + id + " is already stored; checkpoint after node "
@@ -107,12 +151,17 @@ public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
                     + "; checkpoint after node " + checkpoint.getNodeId() + " not written");
         }
         positions.saw(thread, id, id);
+        if (inRun.containsKey(thread)) {
+            runHeads.put(thread, Optional.of(new StoredCheckpoint(seq.get(), id, parent, checkpoint.getNodeId(),
+                    checkpoint.getNextNodeId(), stateJson, Instant.now())));
+        }
         return RunnableConfig.builder(config).checkPointId(checkpoint.getId()).build();
     }
 
     @Override
     public Tag release(RunnableConfig config) {
         UUID thread = thread(config);
+        runHeads.remove(thread);
         var released = table.release(thread).stream().map(PostgresCheckpointSaver::checkpoint).toList();
         positions.saw(thread, null, null);
         return new Tag(threadId(config), released);
@@ -123,10 +172,59 @@ public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
         leases.put(lease.fence().operationId().value(), lease);
     }
 
+    /**
+     * The first checkpoint of a worker's run on an empty thread (its input) is held for the run's
+     * next transaction: the first effect's STARTED, or the next checkpoint, or the run's end
+     * ({@link RunWrites}). Until it commits nothing is lost by a crash: a thread without a
+     * checkpoint starts again from the operation's command, the same input. False: not held.
+     */
+    private boolean holdFirst(UUID thread, UUID id, @Nullable UUID parent, Checkpoint checkpoint, String stateJson,
+            CheckpointTable.Append append) {
+        boolean holding = held.hold(new OperationId(thread), () -> table.append(thread, append).isPresent());
+        if (holding) {
+            positions.saw(thread, id, id);
+            // seq 0: not known before it is written, and not used from this memory
+            runHeads.put(thread, Optional.of(new StoredCheckpoint(0, id, parent, checkpoint.getNodeId(),
+                    checkpoint.getNextNodeId(), stateJson, Instant.now())));
+        }
+        return holding;
+    }
+
+    /** A run of the thread begins here: until {@link #forget}, the head it reads or appends is remembered. */
+    void enter(OperationId operationId) {
+        runHeads.remove(operationId.value());
+        inRun.put(operationId.value(), Boolean.TRUE);
+    }
+
+    /** During a run here: the thread is known to have no checkpoint, so its first read costs no statement. */
+    void assumeEmpty(OperationId operationId) {
+        if (inRun.containsKey(operationId.value())) {
+            runHeads.put(operationId.value(), Optional.empty());
+        }
+    }
+
     /** Drops what this saver remembers of the thread, its lease included; its next read starts afresh. */
     void forget(OperationId operationId) {
+        inRun.remove(operationId.value());
+        runHeads.remove(operationId.value());
         positions.forget(operationId.value());
         leases.remove(operationId.value());
+    }
+
+    /**
+     * The thread's newest live checkpoint: during a run here, as this saver last read or
+     * appended it (read once, at the run's start); otherwise read.
+     */
+    Optional<StoredCheckpoint> newest(UUID thread) {
+        Optional<StoredCheckpoint> known = runHeads.get(thread);
+        if (known != null) {
+            return known;
+        }
+        Optional<StoredCheckpoint> latest = table.latest(thread);
+        if (inRun.containsKey(thread)) {
+            runHeads.put(thread, latest);
+        }
+        return latest;
     }
 
     CheckpointTable table() {

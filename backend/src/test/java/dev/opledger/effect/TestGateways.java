@@ -17,4 +17,12 @@ public final class TestGateways {
         return new EffectGateway(node.getBean(EffectRecords.class), node.getBean(ClassificationService.class),
                 () -> tools, new EffectProperties(3, Duration.ofMillis(1)), node.getBean(CrashPoint.class));
     }
+
+    /** As {@link #over}, holding a success inside a worker's run for the step's checkpoint, as the node's gateway does. */
+    public static EffectGateway holding(ApplicationContext node, ToolClient tools) {
+        return new EffectGateway(node.getBean(EffectRecords.class), node.getBean(ClassificationService.class),
+                () -> tools, new EffectProperties(3, Duration.ofMillis(1)), node.getBean(CrashPoint.class),
+                new dev.opledger.effect.internal.EffectMeters(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()),
+                node.getBean(RunWrites.class));
+    }
 }

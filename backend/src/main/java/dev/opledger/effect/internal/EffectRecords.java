@@ -23,7 +23,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The effect_record table; every write is one statement in autocommit, so it is durable when the
- * call returns, and writes the record's event in the same statement.
+ * call returns, and writes the record's event in the same statement. A first call's STARTED also
+ * looks the record up ({@link #startFirst}), so a step's first call costs no read of its own.
  */
 @Repository
 public class EffectRecords {
@@ -62,7 +63,7 @@ public class EffectRecords {
      * nothing): numbers the event on the operation's row and writes it; the type is the last
      * parameter. The statement answers whether the fence held.
      */
-    private static final String EVENT = """
+    private static final String EVENT_WRITES = """
             , counted AS (
               UPDATE operation o SET event_sequence = o.event_sequence + 1 FROM changed c WHERE o.id = c.operation_ref
               RETURNING o.id, o.operation_id, o.subject_id, o.event_sequence
@@ -72,8 +73,41 @@ public class EffectRecords {
                      jsonb_build_object('server', c.server, 'attempt', c.calls)
               FROM counted o JOIN changed c ON c.operation_ref = o.id
             )
-            SELECT EXISTS (SELECT 1 FROM fence)
             """.formatted(OutboxRow.INSERT);
+
+    private static final String EVENT = EVENT_WRITES + """
+            SELECT EXISTS (SELECT 1 FROM fence)
+            """;
+
+    /** The columns of a step's record ({@link #record}), from {@code effect_record e}. */
+    private static final String RECORD_COLUMNS = """
+            e.status, e.repeat_class, e.result::text, e.error, e.calls, e.argument_digest, e.arguments::text,
+            e.task_id, e.task_status, e.task_poll_interval_ms, e.resolution,
+            (SELECT g.acknowledged_by FROM effect_replay_guard g WHERE g.operation_ref = e.operation_ref
+              AND g.step_key = e.step_key AND g.passed_at IS NULL) AS guard_ack,
+            EXISTS (SELECT 1 FROM effect_replay_guard g WHERE g.operation_ref = e.operation_ref
+              AND g.step_key = e.step_key AND g.passed_at IS NULL) AS guarded
+            """;
+
+    /**
+     * STARTED for a step with no record yet, with the look-up of the record folded in: inserts
+     * only where there is none (fenced as {@link #FENCE_TO_START}), and answers whether it did and
+     * the record that was there before the statement, if any.
+     */
+    private static final String START_FIRST = FENCE_TO_START + """
+            , prior AS (
+              SELECT %s FROM effect_record e JOIN operation o ON o.id = e.operation_ref
+              WHERE o.operation_id = ? AND e.step_key = ?
+            ), changed AS (
+              INSERT INTO effect_record (operation_ref, step_key, server, tool, repeat_class, status, idempotency_key,
+                                         arguments, argument_digest, calls, started_at)
+              SELECT fence.id, ?, ?, ?, ?, 'STARTED', ?, ?::jsonb, ?, 1, clock_timestamp() FROM fence
+              ON CONFLICT (operation_ref, step_key) DO NOTHING
+              RETURNING operation_ref, step_key, server, tool, status, calls
+            )
+            """.formatted(RECORD_COLUMNS) + EVENT_WRITES + """
+            SELECT EXISTS (SELECT 1 FROM changed) AS started, p.* FROM (SELECT 1) AS one LEFT JOIN prior p ON true
+            """;
 
     private final JdbcTemplate jdbc;
     private final JsonMapper json;
@@ -84,19 +118,41 @@ public class EffectRecords {
     }
 
     public Optional<EffectRecord> find(OperationId operationId, String stepKey) {
-        return jdbc.query("SELECT e.status, e.repeat_class, e.result::text, e.error, e.calls, e.argument_digest, "
-                        + "e.arguments::text, e.task_id, e.task_status, e.task_poll_interval_ms, e.resolution, "
-                        + "(SELECT g.acknowledged_by FROM effect_replay_guard g WHERE g.operation_ref = e.operation_ref "
-                        + "AND g.step_key = e.step_key AND g.passed_at IS NULL) AS guard_ack, "
-                        + "EXISTS (SELECT 1 FROM effect_replay_guard g WHERE g.operation_ref = e.operation_ref "
-                        + "AND g.step_key = e.step_key AND g.passed_at IS NULL) AS guarded "
-                        + "FROM effect_record e "
+        return jdbc.query("SELECT " + RECORD_COLUMNS + " FROM effect_record e "
                         + "JOIN operation o ON o.id = e.operation_ref WHERE o.operation_id = ? AND e.step_key = ?",
-                (row, n) -> new EffectRecord(row.getString(1), RepeatClass.valueOf(row.getString(2)), map(row.getString(3)),
-                        row.getString(4), row.getInt(5), digest(row.getString(6), row.getString(7)), row.getString(8),
-                        row.getString(9), row.getObject(10, Long.class), row.getString(11),
-                        !row.getBoolean(13) ? null : new EffectRecord.ReplayGuard(row.getString(12))),
-                operationId.value(), stepKey).stream().findFirst();
+                (row, n) -> record(row, 0), operationId.value(), stepKey).stream().findFirst();
+    }
+
+    /**
+     * What {@link #startFirst} did: STARTED written (the step had no record, the fence held), or
+     * not, with the record found in its place. Neither (not started, no record seen): the fence
+     * refused it, or a record was committed concurrently; {@link #find} tells.
+     */
+    public record FirstStart(boolean started, Optional<EffectRecord> recorded) {
+    }
+
+    /**
+     * The first call's STARTED and the look-up of the step's record in one statement: when the
+     * step has no record, STARTED is written (with its event) as {@link #start} would for a first
+     * call; otherwise nothing is written and the record is answered, for the caller to decide as
+     * after {@link #find}.
+     */
+    public FirstStart startFirst(Effect effect, RepeatClass repeatClass, @Nullable String idempotencyKey,
+            Map<String, Object> arguments, String argumentDigest) {
+        return jdbc.queryForObject(START_FIRST, (row, n) -> new FirstStart(row.getBoolean(1),
+                        row.getString(2) == null ? Optional.empty() : Optional.of(record(row, 1))),
+                effect.fence().operationId().value(), effect.fence().epoch(), effect.operationId().value(),
+                effect.stepKey(), effect.stepKey(), effect.tool().server(), effect.tool().tool(), repeatClass.name(),
+                idempotencyKey, json.writeValueAsString(arguments), argumentDigest,
+                EventType.AgentToolStarted.name());
+    }
+
+    private EffectRecord record(java.sql.ResultSet row, int offset) throws java.sql.SQLException {
+        return new EffectRecord(row.getString(offset + 1), RepeatClass.valueOf(row.getString(offset + 2)),
+                map(row.getString(offset + 3)), row.getString(offset + 4), row.getInt(offset + 5),
+                digest(row.getString(offset + 6), row.getString(offset + 7)), row.getString(offset + 8),
+                row.getString(offset + 9), row.getObject(offset + 10, Long.class), row.getString(offset + 11),
+                !row.getBoolean(offset + 13) ? null : new EffectRecord.ReplayGuard(row.getString(offset + 12)));
     }
 
     /**
@@ -123,13 +179,18 @@ public class EffectRecords {
         }
     }
 
-    /** The operation's records whose first call started after {@code after}, in that order. */
+    /**
+     * The operation's records whose first call started after {@code after} (a checkpoint's time),
+     * in that order. A run's first checkpoint commits in the transaction of its first STARTED,
+     * written after it: both times are the clock's at the statement ({@code clock_timestamp()},
+     * as a checkpoint's), not the transaction's start, so the record is after its checkpoint.
+     */
     public List<dev.opledger.effect.RecordedCall> recordedAfter(OperationId operationId, Instant after) {
         return jdbc.query("""
                 SELECT e.step_key, e.server, e.tool, e.repeat_class, e.status, e.argument_digest, e.arguments::text,
                        e.calls, e.resolution, e.started_at
                 FROM effect_record e JOIN operation o ON o.id = e.operation_ref
-                WHERE o.operation_id = ? AND e.started_at > ?
+                WHERE o.operation_id = ? AND e.started_at >= ?
                 ORDER BY e.started_at, e.step_key
                 """, (row, n) -> new dev.opledger.effect.RecordedCall(row.getString(1), row.getString(2),
                         row.getString(3), RepeatClass.valueOf(row.getString(4)), EffectStatus.valueOf(row.getString(5)),
@@ -231,8 +292,8 @@ public class EffectRecords {
                   WHERE ? AND e.step_key = ?
                 ), changed AS (
                   INSERT INTO effect_record (operation_ref, step_key, server, tool, repeat_class, status, idempotency_key,
-                                             arguments, argument_digest, calls)
-                  SELECT fence.id, ?, ?, ?, ?, 'STARTED', ?, ?::jsonb, ?, 1 FROM fence
+                                             arguments, argument_digest, calls, started_at)
+                  SELECT fence.id, ?, ?, ?, ?, 'STARTED', ?, ?::jsonb, ?, 1, clock_timestamp() FROM fence
                   ON CONFLICT (operation_ref, step_key) DO UPDATE SET status = 'STARTED', repeat_class = excluded.repeat_class,
                       idempotency_key = excluded.idempotency_key, arguments = excluded.arguments,
                       argument_digest = excluded.argument_digest, error = NULL, finished_at = NULL,
@@ -240,7 +301,7 @@ public class EffectRecords {
                       task_polled_at = NULL, task_polls = 0, task_cancel_sent_at = NULL, resolution = NULL,
                       result = CASE WHEN ? THEN NULL ELSE effect_record.result END,
                       calls = CASE WHEN ? THEN 1 ELSE effect_record.calls + 1 END,
-                      started_at = CASE WHEN ? THEN now() ELSE effect_record.started_at END
+                      started_at = CASE WHEN ? THEN clock_timestamp() ELSE effect_record.started_at END
                   WHERE effect_record.status <> 'SUCCEEDED' OR ?
                   RETURNING operation_ref, step_key, server, tool, status, calls
                 )

@@ -1,0 +1,209 @@
+package dev.opledger.graph;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.bsc.langgraph4j.StateGraph.END;
+import static org.bsc.langgraph4j.StateGraph.START;
+
+import dev.opledger.claim.ClaimService;
+import dev.opledger.classification.ClassificationService;
+import dev.opledger.claim.LeasedOperation;
+import dev.opledger.claim.LifecycleService;
+import dev.opledger.effect.Effect;
+import dev.opledger.effect.EffectGateway;
+import dev.opledger.effect.EffectOutcome;
+import dev.opledger.effect.TestGateways;
+import dev.opledger.mcp.ToolClient;
+import dev.opledger.mcp.ToolHints;
+import dev.opledger.mcp.ToolRef;
+import dev.opledger.mcp.ToolReply;
+import dev.opledger.operation.OperationId;
+import dev.opledger.operation.SubjectId;
+import dev.opledger.testing.NodeIntegrationTest;
+import dev.opledger.testing.Operations;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.bsc.langgraph4j.GraphStateException;
+import org.bsc.langgraph4j.StateGraph;
+import org.bsc.langgraph4j.state.AgentState;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Issue 13: inside a worker's run, a call's SUCCEEDED commits with the step's checkpoint, the
+ * run's first checkpoint with the first STARTED, and a first call's STARTED looks its record up in
+ * the same statement. What must hold: a lease taken over between the answer and the checkpoint
+ * leaves neither written (the new holder finds the call's outcome unknown, as after a crash there),
+ * and two nodes starting one step at once make one call of a never-repeat tool, not two.
+ */
+@NodeIntegrationTest
+class HeldWritesIT {
+
+    @Autowired
+    ClaimService claims;
+
+    @Autowired
+    LifecycleService lifecycle;
+
+    @Autowired
+    GraphService graphs;
+
+    @Autowired
+    ApplicationContext node;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    private final AtomicInteger calls = new AtomicInteger();
+    private final AtomicReference<Runnable> duringCall = new AtomicReference<>(() -> { });
+
+    /** A never-repeat tool by its annotations (not idempotent), so its class is recorded and cached. */
+    private final ToolClient tools = new ToolClient() {
+        @Override
+        public ToolReply call(ToolRef tool, Map<String, Object> arguments) {
+            calls.incrementAndGet();
+            duringCall.get().run();
+            return new ToolReply(false, Map.of("messageId", "m-" + calls.get()), "ok");
+        }
+
+        @Override
+        public Optional<ToolHints> hints(ToolRef tool) {
+            return Optional.of(new ToolHints(false, false, false, true));
+        }
+    };
+
+    private final ToolRef send = new ToolRef("held-" + UUID.randomUUID(), "send_message");
+    private OperationId operationId;
+
+    @BeforeEach
+    void claim() {
+        operationId = Operations.claim(claims, new SubjectId("held-" + UUID.randomUUID()), 1).getFirst();
+    }
+
+    private LeasedOperation lease(String node) {
+        return lifecycle.lease(node, 1000, Duration.ofSeconds(30)).stream()
+                .filter(o -> o.operationId().equals(operationId)).findFirst().orElseThrow();
+    }
+
+    /** One step, "receipt", that sends through {@code gateway} under the run's lease. */
+    private StateGraph<AgentState> graph(EffectGateway gateway, List<EffectOutcome> outcomes) throws GraphStateException {
+        return new StateGraph<>(new JsonStateSerializer<>(AgentState::new))
+                .addNode("receipt", GraphStep.node((state, config) -> {
+                    var outcome = gateway.perform(new Effect(GraphRunner.leaseOf(config).fence(), "receipt", send,
+                            Map.of("to", "ann@example.com"), null));
+                    outcomes.add(outcome);
+                    return outcome instanceof EffectOutcome.Done done ? StepResult.next(Map.of("sent", done.result()))
+                            : StepResult.stop(new ExecutionOutcome.NeedsReview(outcome.toString()));
+                }))
+                .addEdge(START, "receipt").addEdge("receipt", END);
+    }
+
+    @Test
+    void aRunCommitsTheOutcomeWithTheCheckpointAndTheFirstCheckpointWithStarted() throws Exception {
+        EffectGateway gateway = TestGateways.holding(node, tools);
+        cacheTheClass();
+        LeasedOperation leased = lease("node-a");
+        List<EffectOutcome> outcomes = new ArrayList<>();
+        duringCall.set(() -> {
+            // during the call: STARTED committed with the run's first checkpoint, nothing else of the step
+            assertThat(status("receipt")).isEqualTo("STARTED");
+            assertThat(checkpoints()).isEqualTo(1);
+        });
+
+        var outcome = graphs.runner(graph(gateway, outcomes), GraphOptions.none()).run(LeaseGuard.of(leased.fence()),
+                Map.of());
+
+        assertThat(outcome).isInstanceOf(RunOutcome.Completed.class);
+        assertThat(outcomes).singleElement().isInstanceOf(EffectOutcome.Done.class);
+        assertThat(status("receipt")).isEqualTo("SUCCEEDED");
+        assertThat(checkpoints()).as("__START__ and receipt").isEqualTo(2);
+        assertThat(events("AgentToolCompleted")).isEqualTo(1);
+        assertThat(calls).hasValue(1);
+    }
+
+    @Test
+    void aTakeoverBetweenTheAnswerAndTheCheckpointLeavesNeitherAndTheNewHolderFindsTheOutcomeUnknown()
+            throws Exception {
+        EffectGateway gateway = TestGateways.holding(node, tools);
+        cacheTheClass();
+        LeasedOperation stale = lease("node-a");
+        AtomicReference<LeasedOperation> current = new AtomicReference<>();
+        duringCall.set(() -> {
+            // node A stalls in the call; its lease runs out and node B takes the operation over
+            jdbc.update("UPDATE operation SET lease_expires_at = now() - interval '1 second' WHERE operation_id = ?",
+                    operationId.value());
+            current.set(lease("node-b"));
+        });
+        List<EffectOutcome> outcomes = new ArrayList<>();
+
+        assertThatThrownBy(() -> graphs.runner(graph(gateway, outcomes), GraphOptions.none())
+                .run(LeaseGuard.of(stale.fence()), Map.of()))
+                .isInstanceOfSatisfying(CheckpointFencedException.class,
+                        refused -> assertThat(refused.fence()).isEqualTo(stale.fence()));
+        assertThat(status("receipt")).as("the answer node A got is not recorded").isEqualTo("STARTED");
+        assertThat(checkpoints()).as("only the run's first, committed with STARTED before the call").isEqualTo(1);
+        assertThat(events("AgentToolCompleted")).isZero();
+
+        duringCall.set(() -> { });
+        List<EffectOutcome> taken = new ArrayList<>();
+        var outcome = graphs.runner(graph(TestGateways.holding(node, tools), taken), GraphOptions.none())
+                .run(LeaseGuard.of(current.get().fence()), Map.of());
+
+        assertThat(outcome).isInstanceOf(RunOutcome.Stopped.class);
+        assertThat(taken).singleElement().isInstanceOf(EffectOutcome.NeedsReview.class);
+        assertThat(calls).as("never-repeat: node B does not call again").hasValue(1);
+    }
+
+    @Test
+    void twoNodesStartingOneStepAtOnceCallANeverRepeatToolOnce() throws Exception {
+        LeasedOperation leased = lease("node-a");
+        cacheTheClass();
+        EffectGateway a = TestGateways.over(node, tools);
+        EffectGateway b = TestGateways.over(node, tools);
+        var effect = new Effect(leased.fence(), "receipt", send, Map.of("to", "ann@example.com"), null);
+        AtomicReference<EffectOutcome> second = new AtomicReference<>();
+        duringCall.set(() -> {
+            duringCall.set(() -> { });
+            // b starts the same step while a's call is under way (its STARTED committed)
+            second.set(CompletableFuture.supplyAsync(() -> b.perform(effect)).join());
+        });
+
+        EffectOutcome first = a.perform(effect);
+
+        assertThat(first).isInstanceOf(EffectOutcome.Done.class);
+        assertThat(second.get()).isInstanceOf(EffectOutcome.NeedsReview.class);
+        assertThat(calls).as("a's only").hasValue(1);
+        assertThat(jdbc.queryForObject("SELECT e.calls FROM effect_record e JOIN operation o ON o.id = e.operation_ref "
+                + "WHERE o.operation_id = ? AND e.step_key = 'receipt'", Integer.class, operationId.value())).isEqualTo(1);
+    }
+
+    /** The tool's class read (and recorded from its annotations) once, so this node's cache holds it. */
+    private void cacheTheClass() {
+        node.getBean(ClassificationService.class).classOf(send, () -> tools.hints(send));
+    }
+
+    private String status(String step) {
+        return jdbc.queryForObject("SELECT e.status FROM effect_record e JOIN operation o ON o.id = e.operation_ref "
+                + "WHERE o.operation_id = ? AND e.step_key = ?", String.class, operationId.value(), step);
+    }
+
+    private long checkpoints() {
+        return jdbc.queryForObject("SELECT count(*) FROM graph_checkpoint WHERE thread_id = ?", Long.class,
+                operationId.value());
+    }
+
+    private long events(String type) {
+        return jdbc.queryForObject("SELECT count(*) FROM outbox_event WHERE operation_id = ? AND type = ?", Long.class,
+                operationId.value(), type);
+    }
+}

@@ -1,0 +1,171 @@
+package dev.opledger.e2e.checkout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.opledger.OpledgerApplication;
+import dev.opledger.e2e.checkout.TransactionRecorder.Transaction;
+import dev.opledger.e2e.mcp.ReferenceToolsFixture;
+import dev.opledger.testing.TestDatabase;
+import dev.opledger.testing.TestDatabaseInitializer;
+import dev.opledger.testing.TestKafka;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationContextInitializer;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.ContextConfiguration;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Issue 13's measure and its regression guard: every transaction the node makes for ONE checkout
+ * of three effects (reserve, capture, receipt; the benchmark's body), from the submit until its
+ * events are published and in the feed, recorded on the node's DataSource with its statements and
+ * the component that made it ({@link TransactionRecorder}). The test's own reads go through a
+ * connection of their own.
+ *
+ * <p>The checkout's path (the claim on the request's thread, the worker's lease, its run, the end
+ * of the run) is deterministic and asserted: at most {@link #PATH_COMMITS}. The background (the
+ * relay's polls and batches, the feed's batches, the notification sender, the heartbeat) depends on
+ * timing; it is counted apart and printed, not asserted. The workers poll every minute, so only the
+ * claim's wake-up makes them lease.
+ */
+@SpringBootTest(classes = OpledgerApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+                "spring.autoconfigure.exclude=com.vaadin.flow.spring.SpringBootAutoConfiguration,"
+                        + "com.vaadin.flow.spring.SpringSecurityAutoConfiguration,com.vaadin.flow.spring.VaadinScopesConfig",
+                "opledger.worker.enabled=true",
+                "opledger.worker.poll-interval=60s",
+                "opledger.effects.backoff=10ms"})
+@ActiveProfiles("test")
+@ContextConfiguration(initializers = {TestDatabaseInitializer.class, CommitsPerCheckoutIT.Events.class})
+@DirtiesContext
+@Import(CommitsPerCheckoutIT.Recording.class)
+class CommitsPerCheckoutIT {
+
+    /**
+     * Issue 13's target, 2 × effects + 3: the claim, the lease, per effect its STARTED (the first
+     * with the run's first checkpoint) and its outcome with the step's checkpoint, the end. 19 before.
+     */
+    static final int PATH_COMMITS = 9;
+
+    private static final Set<String> BACKGROUND = Set.of("outbox-relay", "activity-feed", "notification-sender",
+            "notification-listener", "operation-waits");
+
+    static final TransactionRecorder RECORDER = new TransactionRecorder();
+
+    @TestConfiguration
+    static class Recording {
+        @Bean
+        static BeanPostProcessor recordTransactions() {
+            return new BeanPostProcessor() {
+                @Override
+                public Object postProcessAfterInitialization(Object bean, String name) {
+                    return bean instanceof DataSource source && !Proxy.isProxyClass(bean.getClass())
+                            ? RECORDER.wrap(source) : bean;
+                }
+            };
+        }
+    }
+
+    /** The relay and the feed on, against the test JVM's broker, at their default intervals. */
+    static class Events implements ApplicationContextInitializer<ConfigurableApplicationContext> {
+        @Override
+        public void initialize(ConfigurableApplicationContext context) {
+            context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("commitsPerCheckoutKafka",
+                    Map.of("spring.kafka.bootstrap-servers", TestKafka.shared().bootstrapServers(),
+                            "opledger.events.enabled", "true")));
+        }
+    }
+
+    @DynamicPropertySource
+    static void referenceTools(DynamicPropertyRegistry registry) {
+        registry.add("opledger.mcp.servers.reference.url", () -> ReferenceToolsFixture.server().url().toString());
+        registry.add("opledger.mcp.servers.reference.timeout", () -> "10s");
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    DataSource node;
+
+    private final String subject = "commits-" + UUID.randomUUID();
+
+    @Test
+    void oneThreeEffectCheckoutCommitsAtMostItsBudget() throws Exception {
+        var database = TestDatabase.shared();
+        JdbcTemplate reads = new JdbcTemplate(new SingleConnectionDataSource(database.url(), database.username(),
+                database.password(), true));
+        assertThat(Proxy.isProxyClass(node.getClass())).as("the node's DataSource is recorded").isTrue();
+        checkout(reads); // warm-up: the first checkout of a JVM loads classes and fills caches
+
+        RECORDER.start();
+        Thread.sleep(2_000);
+        List<Transaction> idle = RECORDER.stop();
+
+        RECORDER.start();
+        UUID operation = checkout(reads);
+        List<Transaction> all = RECORDER.stop();
+        assertThat(ReferenceToolsFixture.server().effects().ofOperation(operation.toString()))
+                .as("the checkout's three effects").hasSize(3);
+
+        Predicate<Transaction> background = t -> BACKGROUND.contains(t.thread()) || t.thread().startsWith("worker-heartbeat");
+        List<Transaction> path = all.stream().filter(background.negate()).toList();
+        List<Transaction> rest = all.stream().filter(background).toList();
+        long pathCommits = path.stream().filter(Transaction::committed).count();
+        long restCommits = rest.stream().filter(Transaction::committed).count();
+
+        StringBuilder report = new StringBuilder("commits per checkout: path " + pathCommits + ", background "
+                + restCommits + " (" + rest.stream().filter(Transaction::writes).count() + " writing), idle 2 s: "
+                + idle.size() + "\n-- path\n");
+        path.forEach(t -> report.append("  ").append(t).append('\n'));
+        report.append("-- background, by thread\n");
+        rest.stream().collect(Collectors.groupingBy(t -> t.thread() + " " + (t.writes() ? "write" : "read-only"),
+                java.util.TreeMap::new, Collectors.toList())).forEach((thread, list) -> {
+                    report.append("  ").append(thread).append(": ").append(list.size()).append('\n');
+                    list.stream().map(t -> t.component() + ": " + String.join("; ", t.statements())).distinct()
+                            .forEach(s -> report.append("      ").append(s).append('\n'));
+                });
+        report.append("-- idle, by thread\n");
+        idle.stream().collect(Collectors.groupingBy(Transaction::thread, java.util.TreeMap::new, Collectors.counting()))
+                .forEach((thread, count) -> report.append("  ").append(thread).append(": ").append(count).append('\n'));
+        System.out.println(report);
+
+        assertThat(pathCommits).as("the checkout path's commits:\n" + report).isLessThanOrEqualTo(PATH_COMMITS);
+    }
+
+    /** Submits the benchmark's checkout, waits for SUCCEEDED and for its events to be published and in the feed. */
+    private UUID checkout(JdbcTemplate reads) {
+        UUID operation = InProcessCheckouts.submit(port, subject, "{\"sku\":\"SKU-ESPRESSO\",\"quantity\":1,"
+                + "\"amount\":49.90,\"currency\":\"EUR\",\"recipient\":\"ann@example.com\"}");
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> "SUCCEEDED".equals(
+                reads.queryForObject("SELECT status FROM operation WHERE operation_id = ?", String.class, operation)));
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> reads.queryForObject("""
+                SELECT (SELECT count(*) FROM outbox_event WHERE operation_id = ? AND published_at IS NULL) = 0
+                   AND (SELECT count(*) FROM outbox_event WHERE operation_id = ?)
+                     = (SELECT count(*) FROM activity_feed_entry WHERE operation_id = ?)
+                """, Boolean.class, operation, operation, operation));
+        return operation;
+    }
+}
