@@ -36,6 +36,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * before the cancel is pending.
  */
 @Timeout(value = 6, unit = TimeUnit.MINUTES) // two node starts on a loaded machine take most of it
+@LongRunning
 class CancelNodeDeathIT {
 
     /** Far longer than the test: only the cancel ends the wrap. */

@@ -29,6 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 // operations here are made without App Attest and are not run (they stay ACCEPTED): the console
 // is what is tested
 @NodeArguments({"--opledger.attest.mode=optional", "--opledger.worker.enabled=false"})
+@LongRunning
 class ConsoleIT {
 
     private static final Pattern LOGIN_PAGE = Pattern.compile(".*/login(\\?.*)?$");

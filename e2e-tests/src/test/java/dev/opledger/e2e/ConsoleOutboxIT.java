@@ -31,6 +31,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith({NodeExtension.class, BrowserExtension.class})
 // the relay on, with the local profile's embedded broker (child nodes run without by default)
 @NodeArguments({"--opledger.attest.mode=optional", "--opledger.events.enabled=true"})
+@LongRunning
 class ConsoleOutboxIT {
 
     private static final Duration RUN_TIMEOUT = Duration.ofSeconds(30);

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith({NodeExtension.class, BrowserExtension.class})
 @NodeArguments("--opledger.attest.mode=optional")
+@LongRunning
 class ConsoleReplayIT {
 
     private static final Duration RUN_TIMEOUT = Duration.ofSeconds(30);

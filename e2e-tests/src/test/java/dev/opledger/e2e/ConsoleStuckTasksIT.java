@@ -36,6 +36,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 @ExtendWith(BrowserExtension.class)
+@LongRunning
 class ConsoleStuckTasksIT {
 
     private static final Pattern LOGIN_PAGE = Pattern.compile(".*/login(\\?.*)?$");

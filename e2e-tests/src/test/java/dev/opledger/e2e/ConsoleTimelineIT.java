@@ -27,6 +27,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith({NodeExtension.class, BrowserExtension.class})
 // operations here are made without App Attest: the console is what is tested
 @NodeArguments("--opledger.attest.mode=optional")
+@LongRunning
 class ConsoleTimelineIT {
 
     private static final Duration RUN_TIMEOUT = Duration.ofSeconds(30);

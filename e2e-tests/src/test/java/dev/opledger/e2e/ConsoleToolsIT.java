@@ -45,6 +45,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
         "--opledger.tools.sandboxes.files.directory=" + ConsoleToolsIT.ROOT + "/opledger-console-tools-probes",
         "--opledger.note.mcp-server=files",
         "--opledger.note.root=" + ConsoleToolsIT.ROOT})
+@LongRunning
 class ConsoleToolsIT {
 
     /** server-filesystem's only root: a directory that is there before the node starts the server. */

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * reached it: one tools/call of wrap_gift (one task), one wrap in its effect log.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES) // two node starts on a loaded machine take most of it
+@LongRunning
 class DownstreamTaskTakeoverIT {
 
     /** Long enough for A to be killed while the wrap is made, short enough for the test. */

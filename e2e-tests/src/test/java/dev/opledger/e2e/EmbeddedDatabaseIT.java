@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * PostgreSQL refuses to run as root, so when these tests run as root the node runs as the
  * {@code postgres} user, as a person would run it as themselves.
  */
+@LongRunning
 class EmbeddedDatabaseIT {
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);

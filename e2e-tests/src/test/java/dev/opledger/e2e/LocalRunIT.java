@@ -19,6 +19,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * the node's database.
  */
 @ExtendWith(NodeExtension.class)
+@LongRunning
 class LocalRunIT {
 
     @Test

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Workers are off on both nodes, so the operation is still waiting when B is asked: the task is
  * the durable row, not anything A held in memory.
  */
+@LongRunning
 class McpTaskNodeDeathIT {
 
     @RegisterExtension

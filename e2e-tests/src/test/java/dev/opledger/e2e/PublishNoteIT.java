@@ -39,6 +39,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * takeover comes soon after a death.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
+@LongRunning
 class PublishNoteIT {
 
     private static final Duration DEATH = Duration.ofSeconds(45);

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * answer the first capture again: one effect per step in the tool server's log.
  */
 @ExtendWith(BrowserExtension.class)
+@LongRunning
 class ReplayTakeoverIT {
 
     private static final Duration DEATH = Duration.ofSeconds(60);

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * which revision the node serves — never a hang — and that nothing is stored (docs/mcp.md,
  * "Clients on 2025-11-25").
  */
+@LongRunning
 class TypeScriptSdkClientIT {
 
     /** Far above the answer's time on a loaded machine; a client waiting on an open stream would reach it. */
