@@ -95,6 +95,7 @@ class CrashTakeoverIT {
      * landed: the checkout ends SUCCEEDED and the tool server still has one message.
      */
     @Test
+    @LongRunning // CI keeps the three crash points above; these add two node starts each
     @Timeout(value = 4, unit = TimeUnit.MINUTES) // two nodes' start and a console session on a shared machine
     void aReceiptSentJustBeforeItsNodeDiedIsLeftForReviewAndSupportSaysItLandedSoItIsNotSentAgain(Page page)
             throws Exception {
@@ -135,6 +136,7 @@ class CrashTakeoverIT {
      * with one message in all.
      */
     @Test
+    @LongRunning // CI keeps the three crash points above; these add two node starts each
     @Timeout(value = 4, unit = TimeUnit.MINUTES) // two nodes' start and a console session on a shared machine
     void aReceiptThatDidNotLandIsSentExactlyOnceAfterSupportSaysSo(Page page) throws Exception {
         var database = TestDatabase.fresh();
@@ -189,6 +191,7 @@ class CrashTakeoverIT {
      * payment and the receipt happen once while the reservation is not made again.
      */
     @Test
+    @LongRunning // CI keeps the three crash points above; these add two node starts each
     void aCheckoutAwaitingApprovalWhenItsNodeDiedIsApprovedAndFinishedOnce(Page page) throws Exception {
         var database = TestDatabase.fresh();
         var checkouts = new Checkouts(database);

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Tag;
  * two cores) and run by {@code ./opledger test long}: each starts nodes of its own, a minute or
  * more apiece on such a machine. What CI keeps of each concern is listed in docs/testing.md.
  */
-@Target(ElementType.TYPE)
+@Target({ElementType.TYPE, ElementType.METHOD})
 @Retention(RetentionPolicy.RUNTIME)
 @Tag(LongRunning.TAG)
 @interface LongRunning {

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * NEEDS_REVIEW (the message went out once or not at all) — what the contract asks, and a matter
  * of timing: the test accepts it for the checkouts B took over from A only.
  */
+@LongRunning
 class TwoNodesIT {
 
     private static final int CHECKOUTS = 200;
