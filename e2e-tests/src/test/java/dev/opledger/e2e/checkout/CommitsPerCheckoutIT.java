@@ -78,13 +78,7 @@ class CommitsPerCheckoutIT {
     static class Recording {
         @Bean
         static BeanPostProcessor recordTransactions() {
-            return new BeanPostProcessor() {
-                @Override
-                public Object postProcessAfterInitialization(Object bean, String name) {
-                    return bean instanceof DataSource source && !Proxy.isProxyClass(bean.getClass())
-                            ? RECORDER.wrap(source) : bean;
-                }
-            };
+            return RECORDER.wrappingDataSources();
         }
     }
 

@@ -13,17 +13,12 @@ import dev.opledger.replay.ReplayService;
 import dev.opledger.replay.ReplayStartOutcome;
 import dev.opledger.testing.TestDatabaseInitializer;
 import dev.opledger.tools.ReferenceToolsServer;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -66,22 +61,13 @@ import org.springframework.test.context.DynamicPropertySource;
 class ReplayBench {
 
     private static final int ROUNDS = 10;
-    static final AtomicLong COMMITS = new AtomicLong();
+    static final TransactionRecorder RECORDER = new TransactionRecorder();
 
     @TestConfiguration
     static class CountingDataSource {
         @Bean
         static BeanPostProcessor countCommits() {
-            return new BeanPostProcessor() {
-                @Override
-                public Object postProcessAfterInitialization(Object bean, String name) {
-                    if (bean instanceof DataSource source && !Proxy.isProxyClass(bean.getClass())) {
-                        System.out.println("replay bench: counting the commits of DataSource bean " + name);
-                        return counting(source);
-                    }
-                    return bean;
-                }
-            };
+            return RECORDER.wrappingDataSources();
         }
     }
 
@@ -114,24 +100,25 @@ class ReplayBench {
         List<Long> firstCommits = new ArrayList<>();
         List<Long> replayCommits = new ArrayList<>();
         assertThat(Proxy.isProxyClass(node.getClass())).as("the node's DataSource counts its commits").isTrue();
+        RECORDER.start();
         submitAndWait(reads); // warm-up: the first checkout of a JVM loads classes and fills caches
         for (int round = 0; round < ROUNDS; round++) {
-            long before = COMMITS.get();
+            long before = RECORDER.count();
             UUID operation = submitAndWait(reads);
-            firstCommits.add(COMMITS.get() - before);
+            firstCommits.add(RECORDER.count() - before);
             firstMillis.add(millis(reads, operation, "ACCEPTED", null));
 
             SecurityContextHolder.getContext().setAuthentication(UsernamePasswordAuthenticationToken.authenticated(
                     "admin", null, AuthorityUtils.createAuthorityList("ROLE_ADMIN")));
             UUID first = reads.queryForObject("SELECT checkpoint_id FROM graph_checkpoint WHERE thread_id = ? "
                     + "ORDER BY seq LIMIT 1", UUID.class, operation);
-            before = COMMITS.get();
+            before = RECORDER.count();
             ReplayPlan plan = ((DryRunOutcome.Planned) replays.dryRun(new SubjectId(subject),
                     new OperationId(operation), first)).plan();
             assertThat(replays.start(new SubjectId(subject), new OperationId(operation), first, plan.digest(),
                     List.of())).isInstanceOf(ReplayStartOutcome.Started.class);
             awaitSucceededTwice(reads, operation);
-            replayCommits.add(COMMITS.get() - before);
+            replayCommits.add(RECORDER.count() - before);
             replayMillis.add(millis(reads, operation, "ACCEPTED", "console:admin"));
             SecurityContextHolder.clearContext();
             assertThat(tools.effects().ofOperation(operation.toString())).as("no tool called by the replay").hasSize(5);
@@ -169,48 +156,5 @@ class ReplayBench {
 
     private static long median(List<Long> values) {
         return values.stream().sorted().toList().get(values.size() / 2);
-    }
-
-    static DataSource counting(DataSource target) {
-        return (DataSource) Proxy.newProxyInstance(ReplayBench.class.getClassLoader(),
-                new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
-                    Object result = invoke(target, method, args);
-                    return result instanceof Connection connection ? countingConnection(connection) : result;
-                });
-    }
-
-    private static Connection countingConnection(Connection target) {
-        InvocationHandler handler = (proxy, method, args) -> {
-            if (method.getName().equals("commit")) {
-                COMMITS.incrementAndGet();
-            }
-            Object result = invoke(target, method, args);
-            if (result instanceof Statement statement && !method.getName().equals("unwrap")) {
-                return countingStatement(target, statement);
-            }
-            return result;
-        };
-        return (Connection) Proxy.newProxyInstance(ReplayBench.class.getClassLoader(),
-                new Class<?>[] {Connection.class}, handler);
-    }
-
-    private static Statement countingStatement(Connection connection, Statement target) {
-        Class<?>[] types = target instanceof java.sql.CallableStatement ? new Class<?>[] {java.sql.CallableStatement.class}
-                : target instanceof java.sql.PreparedStatement ? new Class<?>[] {java.sql.PreparedStatement.class}
-                : new Class<?>[] {Statement.class};
-        return (Statement) Proxy.newProxyInstance(ReplayBench.class.getClassLoader(), types, (proxy, method, args) -> {
-            if (method.getName().startsWith("execute") && connection.getAutoCommit()) {
-                COMMITS.incrementAndGet();
-            }
-            return invoke(target, method, args);
-        });
-    }
-
-    private static Object invoke(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {
-        try {
-            return method.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
-        }
     }
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 
 /**
  * Every transaction the node makes through its DataSource, with its statements and the component
@@ -55,6 +56,24 @@ final class TransactionRecorder {
     List<Transaction> stop() {
         recording = false;
         return List.copyOf(transactions);
+    }
+
+    /** How many transactions were recorded since {@link #start()}. */
+    int count() {
+        return transactions.size();
+    }
+
+    /**
+     * Wraps every DataSource bean of the node in this recorder: for a test configuration's static
+     * {@code @Bean} method, so the pool is wrapped before anything uses it.
+     */
+    BeanPostProcessor wrappingDataSources() {
+        return new BeanPostProcessor() {
+            @Override
+            public Object postProcessAfterInitialization(Object bean, String name) {
+                return bean instanceof DataSource source && !Proxy.isProxyClass(bean.getClass()) ? wrap(source) : bean;
+            }
+        };
     }
 
     DataSource wrap(DataSource target) {
