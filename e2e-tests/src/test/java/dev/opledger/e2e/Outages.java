@@ -100,6 +100,21 @@ final class Outages implements AutoCloseable {
         underLoad(scenario, node, database, outage, cluster::stop, cluster::startAgain);
     }
 
+    /**
+     * PostgreSQL hanging: the postmaster and all its processes SIGSTOPped for {@code outage}, so
+     * connections are accepted and nothing answers, then SIGCONT. The node's statements in flight
+     * end at PgJDBC's socketTimeout and new ones find no connection within Hikari's
+     * connection-timeout, each a 503 or a run left to resume; nothing waits forever.
+     */
+    void postgresHung(String scenario, Duration outage, int port) throws Exception {
+        broker = EventNodes.startBroker();
+        cluster = PrivatePostgres.start(port);
+        LocatedDatabase database = cluster.createDatabase("opledger_outage");
+        tools = ReferenceToolsProcess.start(database);
+        ChildNode node = nodes.start(scenario, database, node());
+        underLoad(scenario, node, database, outage, cluster::freeze, cluster::thaw);
+    }
+
     void toolServerStopped(String scenario, Duration outage) throws Exception {
         broker = EventNodes.startBroker();
         var database = TestDatabase.fresh();
