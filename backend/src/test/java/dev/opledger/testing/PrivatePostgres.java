@@ -15,6 +15,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
  * A PostgreSQL cluster of a test's own (initdb and pg_ctl of the machine's PostgreSQL, a temporary
@@ -70,6 +71,22 @@ public final class PrivatePostgres implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * A cluster on {@code port} with the empty {@code database}, and the node under test pointed at
+     * it, Hikari's {@code connection-timeout} {@code connectionTimeoutMs}: for a test class that
+     * takes its node's database away ({@code @DynamicPropertySource}; the class closes the cluster).
+     */
+    public static PrivatePostgres underTheNode(int port, String database, int connectionTimeoutMs,
+            DynamicPropertyRegistry registry) {
+        var cluster = start(port);
+        var located = cluster.createDatabase(database);
+        registry.add("spring.datasource.url", located::url);
+        registry.add("spring.datasource.username", located::username);
+        registry.add("spring.datasource.password", located::password);
+        registry.add("spring.datasource.hikari.connection-timeout", () -> connectionTimeoutMs);
+        return cluster;
     }
 
     public int port() {
