@@ -16,7 +16,7 @@ import org.springframework.http.ResponseEntity;
 final class DatabaseUnavailable {
 
     /** How long a client should wait: a PostgreSQL restart or failover takes seconds. */
-    static final int RETRY_AFTER_SECONDS = 2;
+    static final int RETRY_AFTER_SECONDS = UnreachableDatabase.RETRY_AFTER_SECONDS;
 
     private DatabaseUnavailable() {
     }

@@ -16,6 +16,12 @@ import java.util.Set;
  */
 public final class UnreachableDatabase {
 
+    /**
+     * How long a client should wait before retrying (REST's {@code Retry-After}, MCP's
+     * {@code retryAfterSeconds}): a PostgreSQL restart or failover takes seconds.
+     */
+    public static final int RETRY_AFTER_SECONDS = 2;
+
     /** Hikari's stand-in for a connection it closed (a broken one): its SQLException has no SQLSTATE. */
     private static final String HIKARI_CLOSED_CONNECTION = "com.zaxxer.hikari.pool.ProxyConnection$ClosedConnection";
 

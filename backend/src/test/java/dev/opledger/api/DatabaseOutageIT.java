@@ -58,12 +58,7 @@ class DatabaseOutageIT {
     @DynamicPropertySource
     static void onAPrivateCluster(DynamicPropertyRegistry registry) {
         assumeTrue(PrivatePostgres.available(), "needs PostgreSQL's initdb (and, as root, runuser and a postgres user)");
-        cluster = PrivatePostgres.start(PORT);
-        var database = cluster.createDatabase("opledger_outage");
-        registry.add("spring.datasource.url", database::url);
-        registry.add("spring.datasource.username", database::username);
-        registry.add("spring.datasource.password", database::password);
-        registry.add("spring.datasource.hikari.connection-timeout", () -> CONNECTION_TIMEOUT_MS);
+        cluster = PrivatePostgres.underTheNode(PORT, "opledger_outage", CONNECTION_TIMEOUT_MS, registry);
     }
 
     @AfterAll

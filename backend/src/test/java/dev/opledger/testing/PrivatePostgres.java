@@ -15,6 +15,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
  * A PostgreSQL cluster of a test's own (initdb and pg_ctl of the machine's PostgreSQL, a temporary
@@ -72,6 +73,22 @@ public final class PrivatePostgres implements AutoCloseable {
         }
     }
 
+    /**
+     * A cluster on {@code port} with the empty {@code database}, and the node under test pointed at
+     * it, Hikari's {@code connection-timeout} {@code connectionTimeoutMs}: for a test class that
+     * takes its node's database away ({@code @DynamicPropertySource}; the class closes the cluster).
+     */
+    public static PrivatePostgres underTheNode(int port, String database, int connectionTimeoutMs,
+            DynamicPropertyRegistry registry) {
+        var cluster = start(port);
+        var located = cluster.createDatabase(database);
+        registry.add("spring.datasource.url", located::url);
+        registry.add("spring.datasource.username", located::username);
+        registry.add("spring.datasource.password", located::password);
+        registry.add("spring.datasource.hikari.connection-timeout", () -> connectionTimeoutMs);
+        return cluster;
+    }
+
     public int port() {
         return port;
     }
@@ -89,6 +106,50 @@ public final class PrivatePostgres implements AutoCloseable {
      */
     public void stop() {
         run(60, "pg_ctl", "-D", data.toString(), "-w", "-t", "50", "-m", "fast", "stop");
+    }
+
+    /**
+     * Makes the server hang without refusing anything: SIGSTOP to the postmaster, then to every
+     * process under it (backends, checkpointer, …). The kernel still completes TCP handshakes on
+     * its port, but nothing answers: a connection attempt waits for the startup reply, a statement
+     * for its result. {@link #thaw} lets them all go on.
+     */
+    public void freeze() {
+        ProcessHandle postmaster = postmaster();
+        signal("STOP", postmaster);
+        postmaster.descendants().forEach(process -> signal("STOP", process));
+    }
+
+    /** SIGCONT to the postmaster and everything under it, after {@link #freeze}. */
+    public void thaw() {
+        ProcessHandle postmaster = postmaster();
+        postmaster.descendants().forEach(process -> signal("CONT", process));
+        signal("CONT", postmaster);
+    }
+
+    private ProcessHandle postmaster() {
+        try {
+            long pid = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).getFirst().strip());
+            return ProcessHandle.of(pid).orElseThrow(() -> new IllegalStateException("no postmaster " + pid));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void signal(String signal, ProcessHandle process) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+                    .redirectErrorStream(true).start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed: "
+                        + new String(kill.getInputStream().readAllBytes()));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while sending SIG" + signal, e);
+        }
     }
 
     /** A new, empty database on this server. */
@@ -114,6 +175,11 @@ public final class PrivatePostgres implements AutoCloseable {
     public void close() {
         try {
             if (Files.exists(data.resolve("postmaster.pid"))) {
+                try {
+                    thaw(); // a frozen server would not stop
+                } catch (RuntimeException gone) {
+                    // no postmaster left to thaw: pg_ctl below cleans up what is left
+                }
                 run(60, "pg_ctl", "-D", data.toString(), "-w", "-t", "50", "-m", "immediate", "stop");
             }
         } finally {

@@ -18,6 +18,8 @@ class OutageIT {
 
     /** Within the outages branch's port range (19300–19399); not OutageProof's, should both run at once. */
     private static final int PRIVATE_POSTGRES_PORT = 19321;
+    /** The hung database's, within the outage2 branch's range (18200–18299). */
+    private static final int HUNG_POSTGRES_PORT = 18221;
 
     @RegisterExtension
     final ChildNodes nodes = new ChildNodes();
@@ -32,6 +34,13 @@ class OutageIT {
     @Test
     void postgresRestartedUnderLoad() throws Exception {
         outages.postgresRestarted("ci-outage-postgres", Duration.ofSeconds(5), PRIVATE_POSTGRES_PORT);
+    }
+
+    /** Over a minute (the hang outlasts the socketTimeout twice), so run by {@code ./opledger test long}. */
+    @Test
+    @LongRunning
+    void postgresHungUnderLoad() throws Exception {
+        outages.postgresHung("ci-outage-postgres-hung", Duration.ofSeconds(35), HUNG_POSTGRES_PORT);
     }
 
     @Test

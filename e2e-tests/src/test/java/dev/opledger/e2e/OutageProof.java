@@ -21,6 +21,8 @@ class OutageProof {
 
     /** Within the outages branch's port range (19300–19399). */
     private static final int PRIVATE_POSTGRES_PORT = 19320;
+    /** The hung database's, within the outage2 branch's range (18200–18299). */
+    private static final int HUNG_POSTGRES_PORT = 18220;
 
     @RegisterExtension
     final ChildNodes nodes = new ChildNodes();
@@ -41,6 +43,11 @@ class OutageProof {
     @Test
     void postgresRestartedMidLoad() throws Exception {
         outages.postgresRestarted("outage-postgres", seconds("postgres", 10), PRIVATE_POSTGRES_PORT);
+    }
+
+    @Test
+    void postgresHungForAMinute() throws Exception {
+        outages.postgresHung("outage-postgres-hung", seconds("postgres-hung", 60), HUNG_POSTGRES_PORT);
     }
 
     @Test

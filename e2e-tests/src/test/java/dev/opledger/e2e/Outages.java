@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
@@ -92,12 +93,28 @@ final class Outages implements AutoCloseable {
     }
 
     void postgresRestarted(String scenario, Duration outage, int port) throws Exception {
+        onAPrivateCluster(scenario, outage, port, PrivatePostgres::stop, PrivatePostgres::startAgain);
+    }
+
+    /**
+     * PostgreSQL hanging: the postmaster and all its processes SIGSTOPped for {@code outage}, so
+     * connections are accepted and nothing answers, then SIGCONT. The node's statements in flight
+     * end at PgJDBC's socketTimeout and new ones find no connection within Hikari's
+     * connection-timeout, each a 503 or a run left to resume; nothing waits forever.
+     */
+    void postgresHung(String scenario, Duration outage, int port) throws Exception {
+        onAPrivateCluster(scenario, outage, port, PrivatePostgres::freeze, PrivatePostgres::thaw);
+    }
+
+    /** The node and reference-tools on a cluster of the test's own, which {@code down} and {@code up} act on. */
+    private void onAPrivateCluster(String scenario, Duration outage, int port, Consumer<PrivatePostgres> down,
+            Consumer<PrivatePostgres> up) throws Exception {
         broker = EventNodes.startBroker();
         cluster = PrivatePostgres.start(port);
         LocatedDatabase database = cluster.createDatabase("opledger_outage");
         tools = ReferenceToolsProcess.start(database);
         ChildNode node = nodes.start(scenario, database, node());
-        underLoad(scenario, node, database, outage, cluster::stop, cluster::startAgain);
+        underLoad(scenario, node, database, outage, () -> down.accept(cluster), () -> up.accept(cluster));
     }
 
     void toolServerStopped(String scenario, Duration outage) throws Exception {

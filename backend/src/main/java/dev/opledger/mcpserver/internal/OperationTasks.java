@@ -49,6 +49,10 @@ final class OperationTasks implements TaskHandler {
 
     @Override
     public Optional<GetTaskResult> get(McpRequestContext context, String taskId) {
+        return DatabaseOutage.answering("tasks/get", () -> read(context, taskId));
+    }
+
+    private Optional<GetTaskResult> read(McpRequestContext context, String taskId) {
         Caller caller = routedCaller(context, taskId);
         return tasks.find(caller.subject(), taskId).map(task -> {
             var operation = claims.find(caller.subject(), task.operationId()).orElseThrow(
@@ -81,6 +85,10 @@ final class OperationTasks implements TaskHandler {
      */
     @Override
     public boolean update(McpRequestContext context, String taskId, Map<?, ?> params) {
+        return DatabaseOutage.answering("tasks/update", () -> answer(context, taskId, params));
+    }
+
+    private boolean answer(McpRequestContext context, String taskId, Map<?, ?> params) {
         Caller caller = routedCaller(context, taskId);
         var task = tasks.find(caller.subject(), taskId);
         if (task.isEmpty()) {
@@ -102,6 +110,10 @@ final class OperationTasks implements TaskHandler {
 
     @Override
     public boolean cancel(McpRequestContext context, String taskId) {
+        return DatabaseOutage.answering("tasks/cancel", () -> requestCancel(context, taskId));
+    }
+
+    private boolean requestCancel(McpRequestContext context, String taskId) {
         Caller caller = routedCaller(context, taskId);
         var task = tasks.find(caller.subject(), taskId);
         if (task.isEmpty()) {

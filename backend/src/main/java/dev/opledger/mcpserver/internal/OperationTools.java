@@ -73,7 +73,8 @@ final class OperationTools implements McpSyncToolRepository {
     @Override
     public @Nullable McpSyncTool find(McpRequestContext context, String name) {
         Tool tool = definitions.get(name);
-        return tool == null ? null : McpSyncTool.of(tool, (call, request) -> McpSyncResponse.result(call(call, request)));
+        return tool == null ? null : McpSyncTool.of(tool, (call, request) -> McpSyncResponse.result(
+                DatabaseOutage.answering("tools/call", () -> call(call, request))));
     }
 
     private CallToolOutcome call(McpRequestContext context, CallToolRequest request) {
