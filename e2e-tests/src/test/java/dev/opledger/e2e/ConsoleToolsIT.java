@@ -38,7 +38,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * (IDEMPOTENT from its annotations) and files/create_directory and put them back after each test,
  * as later test classes on the same database expect them.
  */
-@ExtendWith({NodeExtension.class, BrowserExtension.class})
+// the package fetched before the node starts it: the node would give its first download 30 s
+@ExtendWith({FilesystemServerPackage.Fetched.class, NodeExtension.class, BrowserExtension.class})
 @NodeArguments({"--opledger.attest.mode=optional",
         "--opledger.mcp.servers.files.command=npx",
         "--opledger.mcp.servers.files.args=-y," + FilesystemServerPackage.PACKAGE + "," + ConsoleToolsIT.ROOT,

@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * npm's server-filesystem, pinned, as a node's configuration starts it ({@code npx -y}, stdio).
@@ -27,6 +29,21 @@ public final class FilesystemServerPackage {
     public static List<String> serverArguments(String name, Path root) {
         return List.of("--opledger.mcp.servers." + name + ".command=npx",
                 "--opledger.mcp.servers." + name + ".args=-y," + PACKAGE + "," + root);
+    }
+
+    /**
+     * {@link #fetch} before a class's node starts (list it before {@link NodeExtension} in
+     * {@code @ExtendWith}): a node that starts the package itself gives its MCP server 30 s to
+     * answer, too short for a first download on a loaded machine, and stopping npx mid-install
+     * leaves npm's npx cache without the package's package.json, so every later {@code npx -y}
+     * of it fails until that cache entry is removed.
+     */
+    public static final class Fetched implements BeforeAllCallback {
+
+        @Override
+        public void beforeAll(ExtensionContext context) throws IOException, InterruptedException {
+            fetch(Path.of(System.getProperty("java.io.tmpdir")));
+        }
     }
 
     /** {@code npx -y} the package once with no input: it installs, starts, reads end of input and exits. */
