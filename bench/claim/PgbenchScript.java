@@ -23,9 +23,10 @@ class PgbenchScript {
         String operationId = mode.equals("fresh")
                 ? "gen_random_uuid()"
                 : "('00000000-0000-4000-8000-' || lpad(:i::text, 12, '0'))";
-        // the attempt carries no App Attest key or counter here, as with opledger.attest.mode=off
+        // the attempt carries no App Attest key or counter here, as with opledger.attest.mode=off; the
+        // trace context is a traceparent, as the node stores for every request (sampled or not)
         String[] bindings = {":subject", operationId, ":hash", ":type", ":command", "gen_random_uuid()", ":agent",
-            ":address", "NULL", "NULL", "'REST'"};
+            ":address", "NULL", "NULL", "'REST'", "'00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00'"};
         var script = new StringBuilder();
         int next = 0;
         for (char c : sql.toCharArray()) {

@@ -4,6 +4,7 @@ import io.micrometer.tracing.Span;
 import io.micrometer.tracing.TraceContext;
 import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;
+import java.util.Map;
 import java.util.function.BiConsumer;
 import org.jspecify.annotations.Nullable;
 
@@ -52,8 +53,25 @@ public final class OperationSpans {
         return started(tracer.nextSpan().name(name).tag(OPERATION_ID, operationId.toString()).tag(attribute, value));
     }
 
+    /**
+     * As {@link #start(String, OperationId, String, String)}, but a child of the context in
+     * {@code parent} (propagation fields, W3C {@code traceparent} and {@code tracestate}) rather
+     * than of the current span; with no fields, as that method.
+     */
+    public Scope startChildOf(Map<String, String> parent, String name, OperationId operationId, String attribute,
+            String value) {
+        if (parent.isEmpty()) {
+            return start(name, operationId, attribute, value);
+        }
+        return inScope(propagator.extract(parent, Map::get).name(name).tag(OPERATION_ID, operationId.toString())
+                .tag(attribute, value).start());
+    }
+
     private Scope started(Span span) {
-        span.start();
+        return inScope(span.start());
+    }
+
+    private Scope inScope(Span span) {
         Tracer.SpanInScope inScope = tracer.withSpan(span);
         return () -> {
             inScope.close();

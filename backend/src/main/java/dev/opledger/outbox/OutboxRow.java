@@ -4,13 +4,21 @@ package dev.opledger.outbox;
  * How a statement that changes an operation's state writes its event: it increments
  * {@code operation.event_sequence} on the row it changes (or, for an effect, on the operation's
  * row) and ends with {@link #INSERT} selecting from that change, so the event commits with the
- * change or not at all, numbered without gaps in commit order.
+ * change or not at all, numbered without gaps in commit order. The SELECT's last column is the
+ * trace context, {@code trace.context}, from {@link #TRACE} joined last in its FROM: the
+ * statement's last parameter, {@link OutboxTrace#current()}.
  */
 public final class OutboxRow {
 
     /** Followed by a SELECT of these columns; {@code payload} is a jsonb object of the type's own fields. */
     public static final String INSERT = "INSERT INTO outbox_event (operation_ref, operation_id, subject_id, sequence, "
-            + "type, status, tool, step_key, payload)";
+            + "type, status, tool, step_key, payload, trace_context)";
+
+    /**
+     * Joined last in the FROM of the SELECT after {@link #INSERT} (no parameter after it in the
+     * statement): the trace context as {@code trace.context}.
+     */
+    public static final String TRACE = "CROSS JOIN (SELECT ?::text) AS trace(context)";
 
     private OutboxRow() {
     }

@@ -222,7 +222,8 @@ class EventsPublishedIT {
     }
 
     /** Tools that do what they are asked, once per call. */
-    private static class Answering implements ToolClient {
+    /** Answers every call with success; hints: idempotent. */
+    static class Answering implements ToolClient {
         @Override
         public ToolReply call(ToolRef tool, Map<String, Object> arguments) {
             return new ToolReply(false, Map.of("done", tool.tool()), "ok");

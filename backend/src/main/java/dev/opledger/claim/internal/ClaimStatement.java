@@ -6,6 +6,7 @@ import dev.opledger.claim.FailureKind;
 import dev.opledger.claim.OperationState;
 import dev.opledger.operation.OperationStatus;
 import dev.opledger.operation.PayloadHash;
+import dev.opledger.outbox.OutboxTrace;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -53,7 +54,8 @@ public class ClaimStatement {
               SELECT ?::text AS subject_id, ?::uuid AS operation_id, ?::bytea AS payload_hash,
                      ?::text AS command_type, ?::jsonb AS command,
                      ?::uuid AS request_id, ?::text AS user_agent, ?::inet AS client_address,
-                     ?::bytea AS attest_key_id, ?::bigint AS assertion_counter, ?::text AS channel
+                     ?::bytea AS attest_key_id, ?::bigint AS assertion_counter, ?::text AS channel,
+                     ?::text AS trace_context
             ), claimed AS (
               INSERT INTO operation (subject_id, operation_id, payload_hash, command_type, command, attested,
                                      event_sequence)
@@ -65,9 +67,9 @@ public class ClaimStatement {
               INSERT INTO operation_transition (operation_ref, from_status, to_status)
               SELECT id, NULL, 'ACCEPTED' FROM claimed
             ), event AS (
-              INSERT INTO outbox_event (operation_ref, operation_id, subject_id, sequence, type, status, tool, step_key, payload)
+              INSERT INTO outbox_event (operation_ref, operation_id, subject_id, sequence, type, status, tool, step_key, payload, trace_context)
               SELECT c.id, f.operation_id, f.subject_id, 1, 'OperationAccepted', 'ACCEPTED', NULL, NULL,
-                     jsonb_build_object('commandType', c.command_type)
+                     jsonb_build_object('commandType', c.command_type), f.trace_context
               FROM claimed c CROSS JOIN offered f
             ), existing AS (
               SELECT o.id, o.payload_hash, o.command_type, o.status, o.failure_kind, o.created_at, o.updated_at, false AS created
@@ -98,16 +100,19 @@ public class ClaimStatement {
     private static final String UNIQUE_VIOLATION = "23505";
 
     private final JdbcTemplate jdbc;
+    private final OutboxTrace trace;
 
-    ClaimStatement(JdbcTemplate jdbc) {
+    ClaimStatement(JdbcTemplate jdbc, OutboxTrace trace) {
         this.jdbc = jdbc;
+        this.trace = trace;
     }
 
     public ClaimOutcome execute(ClaimRequest request) {
+        @Nullable String context = trace.current();
         for (int run = 0; run < MAX_RUNS; run++) {
             List<ClaimOutcome> outcomes;
             try {
-                outcomes = jdbc.query(SQL, statement -> bind(statement, request), (row, n) -> outcome(row, request));
+                outcomes = jdbc.query(SQL, statement -> bind(statement, request, context), (row, n) -> outcome(row, request));
             } catch (DuplicateKeyException e) {
                 if (!violatesOperationIdUnique(e)) {
                     throw e;
@@ -141,7 +146,8 @@ public class ClaimStatement {
         return false;
     }
 
-    private static void bind(PreparedStatement statement, ClaimRequest request) throws SQLException {
+    private static void bind(PreparedStatement statement, ClaimRequest request, @Nullable String trace)
+            throws SQLException {
         var attempt = request.attempt();
         statement.setString(1, request.subject().value());
         statement.setObject(2, request.operationId().value());
@@ -159,6 +165,7 @@ public class ClaimStatement {
             statement.setNull(10, Types.BIGINT);
         }
         statement.setString(11, attempt.channel().name());
+        setNullableString(statement, 12, trace);
     }
 
     // Explicit types for nulls: Spring's generic setter would otherwise ask the driver for

@@ -18,6 +18,7 @@ import dev.opledger.operation.PayloadHash;
 import dev.opledger.operation.SubjectId;
 import dev.opledger.outbox.EventType;
 import dev.opledger.outbox.OutboxRow;
+import dev.opledger.outbox.OutboxTrace;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -81,11 +82,11 @@ public class LifecycleStatements {
               %s
               SELECT id, operation_id, subject_id, event_sequence,
                      CASE WHEN previous_status = 'RUNNING' THEN '%s' ELSE '%s' END, 'RUNNING', NULL, NULL,
-                     jsonb_build_object('runCount', run_count)
-              FROM leased
+                     jsonb_build_object('runCount', run_count), trace.context
+              FROM leased %s
             )
             SELECT * FROM leased ORDER BY id
-            """.formatted(OutboxRow.INSERT, EventType.OperationTakenOver, EventType.OperationRunning);
+            """.formatted(OutboxRow.INSERT, EventType.OperationTakenOver, EventType.OperationRunning, OutboxRow.TRACE);
 
     // A lease is renewed only in its own epoch: a node that stalled cannot extend a lease taken over since.
     // The renewed row says whether a cancel is pending on it: a long step learns of it from here.
@@ -157,7 +158,7 @@ public class LifecycleStatements {
             ), event AS (
               %s
               SELECT f.id, f.operation_id, f.subject_id, f.event_sequence - e.back, e.type, e.status, e.tool, e.step_key,
-                     e.payload
+                     e.payload, trace.context
               FROM finished f CROSS JOIN LATERAL (VALUES
                 (CASE WHEN f.resolution = 'EFFECT_COMMITTED_ANYWAY' THEN 2 ELSE 1 END, '%s', 'RUNNING', NULL, NULL,
                  jsonb_build_object('acknowledgedBy', ?::text), f.cancelled),
@@ -166,13 +167,13 @@ public class LifecycleStatements {
                  jsonb_strip_nulls(jsonb_build_object('reason', f.status_reason, 'inputKeys',
                    CASE WHEN f.status = 'AWAITING_INPUT' THEN (SELECT jsonb_agg(i.request_key ORDER BY i.request_key)
                      FROM operation_input i WHERE i.operation_ref = f.id AND i.response IS NULL) END)), true)
-              ) AS e(back, type, status, tool, step_key, payload, applies)
+              ) AS e(back, type, status, tool, step_key, payload, applies) %s
               WHERE e.applies
             )
             SELECT subject_id, operation_id, command_type, status, payload_hash, created_at, updated_at, failure_kind
             FROM finished
             """.formatted(OutboxRow.INSERT, EventType.CancelAcknowledged, EventType.CancelEffectCommitted,
-            EventType.OperationCancelled);
+            EventType.OperationCancelled, OutboxRow.TRACE);
 
     // A run's requests for input, written only by the node holding the run's lease in its epoch
     // (in the transaction that then ends the run AWAITING_INPUT). A key asked before keeps its
@@ -225,11 +226,12 @@ public class LifecycleStatements {
             ), event AS (
               %s
               SELECT c.id, c.operation_id, c.subject_id, c.event_sequence, '%s', c.status, NULL, NULL,
-                     jsonb_build_object('inputKeys', (SELECT jsonb_agg(request_key ORDER BY request_key) FROM answered))
-              FROM changed c
+                     jsonb_build_object('inputKeys', (SELECT jsonb_agg(request_key ORDER BY request_key) FROM answered)),
+                     trace.context
+              FROM changed c %s
             )
             SELECT a.request_key, (SELECT status FROM changed) AS status FROM answered a ORDER BY a.request_key
-            """.formatted(OutboxRow.INSERT, EventType.InputProvided);
+            """.formatted(OutboxRow.INSERT, EventType.InputProvided, OutboxRow.TRACE);
 
     // A cancel, once per operation, by operationId and (for the API and MCP) subject. The locking
     // select sees a concurrent request's commit (READ COMMITTED rechecks the locked row), so of
@@ -263,17 +265,18 @@ public class LifecycleStatements {
               SELECT id, from_status, 'CANCELLED', ?, status_reason FROM requested WHERE direct
             ), event AS (
               %2$s
-              SELECT r.id, r.operation_id, r.subject_id, r.event_sequence - e.back, e.type, e.status, NULL, NULL, e.payload
+              SELECT r.id, r.operation_id, r.subject_id, r.event_sequence - e.back, e.type, e.status, NULL, NULL, e.payload,
+                     trace.context
               FROM requested r CROSS JOIN LATERAL (VALUES
                 (CASE WHEN r.direct THEN 2 ELSE 0 END, '%3$s', r.from_status, jsonb_build_object('channel', ?::text), true),
                 (1, '%4$s', r.from_status, jsonb_build_object('acknowledgedBy', '%1$s'), r.direct),
                 (0, '%5$s', 'CANCELLED', jsonb_strip_nulls(jsonb_build_object('reason', r.status_reason)), r.direct)
-              ) AS e(back, type, status, payload, applies)
+              ) AS e(back, type, status, payload, applies) %6$s
               WHERE e.applies
             )
             SELECT count(*) FROM requested
             """.formatted(LEDGER, OutboxRow.INSERT, EventType.CancelRequested, EventType.CancelAcknowledged,
-            EventType.OperationCancelled);
+            EventType.OperationCancelled, OutboxRow.TRACE);
 
     private static final String DECIDE = """
             WITH decided AS (
@@ -286,11 +289,11 @@ public class LifecycleStatements {
             ), event AS (
               %s
               SELECT id, operation_id, subject_id, event_sequence, ?, status, NULL, NULL,
-                     jsonb_strip_nulls(jsonb_build_object('reason', status_reason))
-              FROM decided
+                     jsonb_strip_nulls(jsonb_build_object('reason', status_reason)), trace.context
+              FROM decided %s
             )
             SELECT count(*) FROM decided
-            """.formatted(OutboxRow.INSERT);
+            """.formatted(OutboxRow.INSERT, OutboxRow.TRACE);
 
     // By subject and operationId: a person decides on the operation of the subject the console shows.
     private static final String DECIDE_APPROVAL = """
@@ -309,11 +312,11 @@ public class LifecycleStatements {
             ), event AS (
               %s
               SELECT d.id, d.operation_id, d.subject_id, d.event_sequence, '%s', 'ACCEPTED', NULL, NULL,
-                     jsonb_build_object('decision', a.decision)
-              FROM decided d CROSS JOIN approval a
+                     jsonb_build_object('decision', a.decision), trace.context
+              FROM decided d CROSS JOIN approval a %s
             )
             SELECT count(*) FROM decided
-            """.formatted(OutboxRow.INSERT, EventType.ApprovalDecided);
+            """.formatted(OutboxRow.INSERT, EventType.ApprovalDecided, OutboxRow.TRACE);
 
     // By subject and operationId, as an approval; the event names the step whose effect was resolved.
     private static final String RESOLVE_REVIEW = """
@@ -328,11 +331,11 @@ public class LifecycleStatements {
             ), event AS (
               %s
               SELECT id, operation_id, subject_id, event_sequence, '%s', 'ACCEPTED', ?, ?,
-                     jsonb_build_object('resolution', ?::text)
-              FROM resolved
+                     jsonb_build_object('resolution', ?::text), trace.context
+              FROM resolved %s
             )
             SELECT count(*) FROM resolved
-            """.formatted(OutboxRow.INSERT, EventType.ReviewResolved);
+            """.formatted(OutboxRow.INSERT, EventType.ReviewResolved, OutboxRow.TRACE);
 
     // By subject and operationId, as a review; the approval decided after the checkpoint goes, so the fork asks again.
     private static final String START_REPLAY = """
@@ -354,11 +357,11 @@ public class LifecycleStatements {
             ), event AS (
               %s
               SELECT id, operation_id, subject_id, event_sequence, '%s', 'ACCEPTED', NULL, NULL,
-                     jsonb_build_object('fromCheckpoint', ?::text, 'reason', ?::text)
-              FROM started
+                     jsonb_build_object('fromCheckpoint', ?::text, 'reason', ?::text), trace.context
+              FROM started %s
             )
             SELECT s.from_status, u.decision, u.actor, u.reason, u.decided_at FROM started s LEFT JOIN undone u ON true
-            """.formatted(OutboxRow.INSERT, EventType.ReplayStarted);
+            """.formatted(OutboxRow.INSERT, EventType.ReplayStarted, OutboxRow.TRACE);
 
     public Optional<dev.opledger.claim.ReplayLock> lockForReplay(SubjectId subject, OperationId operationId,
             boolean lock) {
@@ -384,6 +387,7 @@ public class LifecycleStatements {
                 statement.setString(i++, reason);
                 statement.setString(i++, fromCheckpoint.toString());
                 statement.setString(i++, reason);
+                statement.setString(i++, trace.current());
                 try (ResultSet row = statement.executeQuery()) {
                     if (!row.next()) {
                         return Optional.empty();
@@ -400,10 +404,12 @@ public class LifecycleStatements {
 
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transactions;
+    private final OutboxTrace trace;
 
-    LifecycleStatements(JdbcTemplate jdbc, PlatformTransactionManager transactions) {
+    LifecycleStatements(JdbcTemplate jdbc, PlatformTransactionManager transactions, OutboxTrace trace) {
         this.jdbc = jdbc;
         this.transactions = new TransactionTemplate(transactions);
+        this.trace = trace;
     }
 
     /**
@@ -446,7 +452,8 @@ public class LifecycleStatements {
             jdbc.query(ANSWER_INPUT, row -> {
                 answered.add(row.getString(1));
                 resumed[0] = "ACCEPTED".equals(row.getString(2));
-            }, answeredBy, responsesJson, id, id, "input from the client (" + answeredBy + ")", id, answeredBy);
+            }, answeredBy, responsesJson, id, id, "input from the client (" + answeredBy + ")", id, answeredBy,
+                    trace.current());
             return Optional.of(new InputOutcome.Recorded(List.copyOf(answered), resumed[0]));
         });
     }
@@ -464,7 +471,7 @@ public class LifecycleStatements {
     }
 
     public List<LeasedOperation> lease(String node, int max, Duration lease) {
-        return jdbc.query(LEASE, (row, n) -> leased(row), max, max, max, node, interval(lease), node);
+        return jdbc.query(LEASE, (row, n) -> leased(row), max, max, max, node, interval(lease), node, trace.current());
     }
 
     public Heartbeat heartbeat(String node, Collection<Fence> fences, Duration lease) {
@@ -501,7 +508,7 @@ public class LifecycleStatements {
                         row.getTimestamp("created_at").toInstant(), row.getTimestamp("updated_at").toInstant(),
                         row.getString("failure_kind") == null ? null : FailureKind.valueOf(row.getString("failure_kind"))),
                 fence.operationId().value(), node, fence.epoch(), to.name(), to.name(), to.name(), to.name(), reason,
-                failure.name(), node, node, node, EventType.entering(to).name()).stream().findFirst();
+                failure.name(), node, node, node, EventType.entering(to).name(), trace.current()).stream().findFirst();
     }
 
     /**
@@ -513,7 +520,7 @@ public class LifecycleStatements {
         String subjectId = subject == null ? null : subject.value();
         String summary = "cancelled by " + requestedBy + (reason == null ? "" : ": " + reason);
         Long requested = jdbc.queryForObject(REQUEST_CANCEL, Long.class, operationId.value(), subjectId, subjectId,
-                summary, requestedBy, channel.name(), reason, requestedBy, channel.name());
+                summary, requestedBy, channel.name(), reason, requestedBy, channel.name(), trace.current());
         return requested != null && requested == 1;
     }
 
@@ -533,7 +540,7 @@ public class LifecycleStatements {
     public boolean decide(OperationId operationId, OperationStatus from, OperationStatus to, String actor, String reason) {
         Long decided = jdbc.queryForObject(DECIDE, Long.class, to.name(), reason, operationId.value(), from.name(),
                 from.name(), to.name(),
-                "console:" + actor, reason, EventType.entering(to).name());
+                "console:" + actor, reason, EventType.entering(to).name(), trace.current());
         return decided != null && decided == 1;
     }
 
@@ -543,14 +550,14 @@ public class LifecycleStatements {
         String summary = (approved ? "approved by " : "rejected by ") + actor + (reason == null ? "" : ": " + reason);
         Long decided = jdbc.queryForObject(DECIDE_APPROVAL, Long.class, summary, subject.value(), operationId.value(),
                 decision, actor, reason,
-                "console:" + actor, summary);
+                "console:" + actor, summary, trace.current());
         return decided != null && decided == 1;
     }
 
     public boolean resolveReview(SubjectId subject, OperationId operationId, String actor, String summary,
             String resolution, String tool, String stepKey) {
         Long resolved = jdbc.queryForObject(RESOLVE_REVIEW, Long.class, summary, subject.value(), operationId.value(),
-                "console:" + actor, summary, tool, stepKey, resolution);
+                "console:" + actor, summary, tool, stepKey, resolution, trace.current());
         return resolved != null && resolved == 1;
     }
 

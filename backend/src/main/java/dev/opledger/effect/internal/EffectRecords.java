@@ -9,6 +9,7 @@ import dev.opledger.operation.Fence;
 import dev.opledger.operation.OperationId;
 import dev.opledger.outbox.EventType;
 import dev.opledger.outbox.OutboxRow;
+import dev.opledger.outbox.OutboxTrace;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -60,8 +61,9 @@ public class EffectRecords {
 
     /**
      * Follows a {@code changed} CTE (the effect record as written, none when the write changed
-     * nothing): numbers the event on the operation's row and writes it; the type is the last
-     * parameter. The statement answers whether the fence held.
+     * nothing): numbers the event on the operation's row and writes it; the type and the trace
+     * context ({@link OutboxTrace#current()}) are the last two parameters. The statement answers whether the
+     * fence held.
      */
     private static final String EVENT_WRITES = """
             , counted AS (
@@ -70,10 +72,10 @@ public class EffectRecords {
             ), event AS (
               %s
               SELECT o.id, o.operation_id, o.subject_id, o.event_sequence, ?, c.status, c.tool, c.step_key,
-                     jsonb_build_object('server', c.server, 'attempt', c.calls)
-              FROM counted o JOIN changed c ON c.operation_ref = o.id
+                     jsonb_build_object('server', c.server, 'attempt', c.calls), trace.context
+              FROM counted o JOIN changed c ON c.operation_ref = o.id %s
             )
-            """.formatted(OutboxRow.INSERT);
+            """.formatted(OutboxRow.INSERT, OutboxRow.TRACE);
 
     private static final String EVENT = EVENT_WRITES + """
             SELECT EXISTS (SELECT 1 FROM fence)
@@ -111,10 +113,12 @@ public class EffectRecords {
 
     private final JdbcTemplate jdbc;
     private final JsonMapper json;
+    private final OutboxTrace trace;
 
-    EffectRecords(JdbcTemplate jdbc, JsonMapper json) {
+    EffectRecords(JdbcTemplate jdbc, JsonMapper json, OutboxTrace trace) {
         this.jdbc = jdbc;
         this.json = json;
+        this.trace = trace;
     }
 
     public Optional<EffectRecord> find(OperationId operationId, String stepKey) {
@@ -144,7 +148,7 @@ public class EffectRecords {
                 effect.fence().operationId().value(), effect.fence().epoch(), effect.operationId().value(),
                 effect.stepKey(), effect.stepKey(), effect.tool().server(), effect.tool().tool(), repeatClass.name(),
                 idempotencyKey, json.writeValueAsString(arguments), argumentDigest,
-                EventType.AgentToolStarted.name());
+                EventType.AgentToolStarted.name(), trace.current());
     }
 
     private EffectRecord record(java.sql.ResultSet row, int offset) throws java.sql.SQLException {
@@ -308,7 +312,7 @@ public class EffectRecords {
                 """ + EVENT, effect, passesGuard, effect.stepKey(), argumentDigest, supersedes, effect.stepKey(),
                 effect.stepKey(), effect.tool().server(), effect.tool().tool(), repeatClass.name(), idempotencyKey,
                 json.writeValueAsString(arguments), argumentDigest, supersedes, supersedes, supersedes, supersedes,
-                EventType.AgentToolStarted.name());
+                EventType.AgentToolStarted.name(), trace.current());
     }
 
     /** A downstream task a step's call is waiting for: the step's record is STARTED with a handle. */
@@ -415,7 +419,7 @@ public class EffectRecords {
                   RETURNING e.operation_ref, e.step_key, e.server, e.tool, e.status, e.calls
                 )
                 """ + EVENT, effect, json.writeValueAsString(result), effect.stepKey(),
-                EventType.AgentToolCompleted.name());
+                EventType.AgentToolCompleted.name(), trace.current());
     }
 
     /**
@@ -429,7 +433,7 @@ public class EffectRecords {
                   FROM fence WHERE e.operation_ref = fence.id AND e.step_key = ? AND e.status <> 'SUCCEEDED'
                   RETURNING e.operation_ref, e.step_key, e.server, e.tool, e.status, e.calls
                 )
-                """ + EVENT, effect, error, effect.stepKey(), EventType.AgentToolFailed.name());
+                """ + EVENT, effect, error, effect.stepKey(), EventType.AgentToolFailed.name(), trace.current());
     }
 
     /**

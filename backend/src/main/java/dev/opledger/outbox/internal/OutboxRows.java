@@ -29,13 +29,13 @@ class OutboxRows {
     List<OutboxEvent> lockUnpublished(int max) {
         return jdbc.query("""
                 SELECT id, operation_ref, event_id, operation_id, subject_id, sequence, type, status, tool, step_key,
-                       occurred_at, payload::text AS payload
+                       occurred_at, payload::text AS payload, trace_context
                 FROM outbox_event WHERE published_at IS NULL ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED
                 """, (row, n) -> new OutboxEvent(row.getLong("id"), row.getLong("operation_ref"),
                         row.getObject("event_id", UUID.class), row.getObject("operation_id", UUID.class),
                         row.getString("subject_id"), row.getInt("sequence"), row.getString("type"), row.getString("status"),
                         row.getString("tool"), row.getString("step_key"), row.getTimestamp("occurred_at").toInstant(),
-                        row.getString("payload")), max)
+                        row.getString("payload"), row.getString("trace_context")), max)
                 .stream()
                 .sorted(Comparator.comparingLong(OutboxEvent::operationRef).thenComparingInt(OutboxEvent::sequence))
                 .toList();

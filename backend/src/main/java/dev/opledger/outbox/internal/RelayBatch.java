@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.ProducerFencedException;
@@ -73,9 +74,12 @@ final class RelayBatch {
         producer.beginTransaction();
         try {
             for (OutboxEvent event : events) {
-                // a span per event, tagged with its operationId; its context rides in the record's headers
-                try (var ignored = spans.start("opledger.outbox.publish", new OperationId(event.operationId()), "opledger.event_type",
-                        String.valueOf(event.type()))) {
+                // a span per event, tagged with its operationId, a child of the span that wrote the row
+                // (its stored context, if valid); its own context rides in the record's headers
+                Map<String, String> writer = StoredTraceContext.parse(event.traceContext())
+                        .map(StoredTraceContext::fields).orElse(Map.of());
+                try (var ignored = spans.startChildOf(writer, "opledger.outbox.publish", new OperationId(event.operationId()),
+                        "opledger.event_type", String.valueOf(event.type()))) {
                     var record = records.of(event);
                     spans.inject((name, value) -> record.headers().add(name, value.getBytes(StandardCharsets.UTF_8)));
                     producer.send(record);

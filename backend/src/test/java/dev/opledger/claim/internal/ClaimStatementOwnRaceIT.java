@@ -8,6 +8,7 @@ import dev.opledger.claim.ClaimRequest;
 import dev.opledger.operation.Command;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.SubjectId;
+import dev.opledger.outbox.OutboxTrace;
 import dev.opledger.testing.Checkout;
 import dev.opledger.testing.NodeIntegrationTest;
 import dev.opledger.testing.TestDatabase;
@@ -77,7 +78,7 @@ class ClaimStatementOwnRaceIT {
 
     @Test
     void aClaimThatLosesItsOwnRaceOnTheOperationIdIndexIsAReplay() throws Exception {
-        var statement = new ClaimStatement(jdbc);
+        var statement = new ClaimStatement(jdbc, OutboxTrace.none());
         var subject = new SubjectId("own-race-" + UUID.randomUUID());
         var operationId = OperationId.random();
         var command = Command.parse(Checkout.command().getBytes(StandardCharsets.UTF_8));

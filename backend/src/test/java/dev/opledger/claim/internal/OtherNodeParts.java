@@ -1,6 +1,7 @@
 package dev.opledger.claim.internal;
 
 import dev.opledger.notification.DatabaseNotifications;
+import dev.opledger.outbox.OutboxTrace;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -12,11 +13,11 @@ public final class OtherNodeParts {
     }
 
     public static ClaimStatement claimStatement(JdbcTemplate jdbc) {
-        return new ClaimStatement(jdbc);
+        return new ClaimStatement(jdbc, OutboxTrace.none());
     }
 
     public static LifecycleStatements lifecycleStatements(JdbcTemplate jdbc) {
-        return new LifecycleStatements(jdbc, new DataSourceTransactionManager(jdbc.getDataSource()));
+        return new LifecycleStatements(jdbc, new DataSourceTransactionManager(jdbc.getDataSource()), OutboxTrace.none());
     }
 
     /** Its notifications: sent through {@code notifications}; its in-process events go nowhere (it runs no worker). */

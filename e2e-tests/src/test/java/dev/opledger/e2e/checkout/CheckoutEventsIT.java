@@ -12,9 +12,11 @@ import dev.opledger.testing.TestKafkaInitializer;
 import dev.opledger.testing.TestTokens;
 import dev.opledger.testing.TopicReader;
 import dev.opledger.tools.ReferenceToolsServer;
+import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.IntStream;
@@ -146,6 +148,35 @@ class CheckoutEventsIT {
                 "SELECT count(*) FROM activity_feed_entry WHERE operation_id = ?", Long.class, operation) >= 13);
         assertThat(jdbc.queryForList("SELECT sequence FROM activity_feed_entry WHERE operation_id = ? ORDER BY sequence",
                 Integer.class, operation)).containsExactlyElementsOf(IntStream.rangeClosed(1, 13).boxed().toList());
+    }
+
+    @Test
+    void aCheckoutsEventsCarryTheTraceOfTheRequestOrRunThatWroteThem() {
+        UUID operation = UUID.randomUUID();
+        String requestTrace = UUID.randomUUID().toString().replace("-", "");
+        var api = ApiClient.onPort(port);
+        assertThat(api.send(api.request("/v1/operations", token, Map.of("Idempotency-Key", operation.toString(),
+                "Content-Type", "application/json", "traceparent", "00-" + requestTrace + "-00f067aa0ba902b7-01"))
+                .POST(HttpRequest.BodyPublishers.ofString(ApiClient.command("checkout", full("49.90")))).build())
+                .statusCode()).isEqualTo(202);
+        await("events of " + operation + " published").atMost(RUN_TIMEOUT).until(() -> jdbc.queryForObject(
+                "SELECT count(*) = count(published_at) AND bool_or(type = 'OperationSucceeded') FROM outbox_event "
+                        + "WHERE operation_id = ?", Boolean.class, operation));
+
+        List<String[]> traces = TopicReader.readAll(TOPIC).stream().filter(record -> record.key().equals(operation.toString()))
+                .map(record -> new String[] {header(record, "ce_type"), header(record, "traceparent").split("-")[1]})
+                .toList();
+
+        assertThat(traces).hasSize(13);
+        assertThat(traces.getFirst()).containsExactly("dev.opledger.OperationAccepted", requestTrace);
+        // the worker's run (its opledger.run span) wrote the tool events and the end: one trace, not the request's
+        String runTrace = traces.getLast()[1];
+        assertThat(traces.subList(2, 13)).allSatisfy(trace -> assertThat(trace[1]).as(trace[0]).isEqualTo(runTrace));
+        assertThat(runTrace).isNotEqualTo(requestTrace);
+    }
+
+    private static String header(ConsumerRecord<String, byte[]> record, String name) {
+        return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
     }
 
     @Test
