@@ -30,6 +30,9 @@
 #   PGHOST=127.0.0.1 PGPORT=5432 PGUSER=postgres
 #   PHASES="claim checkout dbos" (each round, in this order; issue 13: "claim checkout dbos limit open")
 #   OPEN_RATIO=0.5 LIMIT_WARMUP=5 (bench/checkout/limit.sh)
+#   BROKER=embedded (the local profile's Kafka broker inside the node's JVM, its threads' CPU told apart
+#   by name) | external (a broker process of its own, bench/relay/RelayBench.java broker, as a deployed
+#   node has: the node's CPU is then the node's alone, the broker's process is measured beside it)
 # Every checkout and open phase also reports the node's resident memory (VmHWM, the peak, and VmRSS
 # at the end of the phase, from /proc).
 set -euo pipefail
@@ -39,7 +42,7 @@ cd "$(dirname "$0")/../.."
 PHASES=${PHASES:-claim checkout dbos}
 CLIENTS=${CLIENTS:-16}; WARMUP=${WARMUP:-20}; DURATION=${DURATION:-20}; ROUNDS=${ROUNDS:-3}
 START_S=${START_S:-120}; WAIT=${WAIT:-25}; POLL_MS=${POLL_MS:-20}; SETTLE=${SETTLE:-12}; IDLE=${IDLE:-6}; READS=${READS:-1000}
-PORT=${PORT:-18097}; TOOLS_PORT=${TOOLS_PORT:-18098}; NODE_ARGS=${NODE_ARGS:-}
+PORT=${PORT:-18097}; TOOLS_PORT=${TOOLS_PORT:-18098}; NODE_ARGS=${NODE_ARGS:-}; BROKER=${BROKER:-embedded}
 NODE_OPTS=${NODE_OPTS:--Xms256m -Xmx384m}; TOOLS_OPTS=${TOOLS_OPTS:--Xms128m -Xmx256m}
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
 JAVA=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java
@@ -50,10 +53,10 @@ NODE_JAR=${NODE_JAR:-ui/target/opledger.jar}; CLI_JAR=cli/target/opledger-cli.ja
 DB=${BENCH_DB:-opledger_bench_checkout}; CLAIM_DB=${DB}_claims; TOOLS_DB=${DB}_tools
 HZ=$(getconf CLK_TCK); STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 OUT=bench/results; mkdir -p "$OUT"
-WORK=$(mktemp -d); NODE_PID=""; TOOLS_PID=""; LOAD_PID=""; DBOS_PID=""
+WORK=$(mktemp -d); NODE_PID=""; TOOLS_PID=""; LOAD_PID=""; DBOS_PID=""; BROKER_PID=""
 cleanup() {
   local pid
-  for pid in "$LOAD_PID" "$NODE_PID" "$DBOS_PID" "$TOOLS_PID"; do
+  for pid in "$LOAD_PID" "$NODE_PID" "$DBOS_PID" "$TOOLS_PID" "$BROKER_PID"; do
     if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; fi
   done
   rm -rf "$WORK"
@@ -92,15 +95,23 @@ pg_ticks() { # the measured server's processes (its postmaster and children), pl
 # can be given without the broker's, which a deployed node does not carry (the DBOS peer has
 # none). A broker thread that exited during the phase is counted as the node's.
 BROKER_THREADS='^(data-plane-kafk|ExpirationReape|group-coordinat|share-coordinat|share-group-loc|controller-|broker-|kafka-[0-9]|kafka-scheduler|kafka-log-clean|transaction-log|raft-expiration|quorum-controll|persister-state|TxnMarkerSender|AddPartitionsTo|executor-|LogDirFailureHa|ReplicaFetcher)'
-broker_ticks() {
+thread_ticks() { # $1: pid, $2: the threads' names (an extended regex)
   local task total=0 rest
   for task in /proc/"$1"/task/*; do
-    if grep -Eq "$BROKER_THREADS" "$task/comm" 2>/dev/null && rest=$(sed 's/.*) //' "$task/stat" 2>/dev/null); then
+    if grep -Eq "$2" "$task/comm" 2>/dev/null && rest=$(sed 's/.*) //' "$task/stat" 2>/dev/null); then
       total=$((total + $(awk '{print $12 + $13}' <<<"$rest")))
     fi
   done
   echo "$total"
 }
+broker_ticks() { # an external broker: its whole process
+  if [ -n "$BROKER_PID" ]; then ticks "$BROKER_PID"; else thread_ticks "$1" "$BROKER_THREADS"; fi
+}
+# The JIT compiler's threads (HotSpot's C1 and C2 CompilerThreadN): a fixed amount of work per
+# process, compiling what has become hot, that a short warm-up leaves inside the measurement and
+# that falls per operation with the operations measured; told apart so the path's own CPU can be
+# read without it (issue 13: a third of the node's CPU after a 10 s warm-up, docs/benchmarks.md).
+jit_ticks() { thread_ticks "$1" '^C[12] CompilerThre'; }
 field() { sed -n "s/.* $1=\([0-9.]*\).*/\1/p" <<<"$2"; }
 calc() { awk "BEGIN {printf \"%.${2:-2}f\", $1}"; }
 # Commits PostgreSQL has published for a database, read from another database so reading adds none.
@@ -186,7 +197,7 @@ calibrate_reads() {
 # One measured phase; prints "key=value …" for the tables. $1: claim|checkout, $2: round.
 # Run it in this shell (not in $(…)), so that the exit trap knows the processes it started.
 phase() {
-  local mode=$1 round=$2 db workers max_id i0 i1 ti0 ti1 n0 n1 b0 b1 r0 r1 p0 p1 s0 s1 t_end c1 tc1 result
+  local mode=$1 round=$2 db workers max_id i0 i1 ti0 ti1 n0 n1 b0 b1 j0 j1 r0 r1 p0 p1 s0 s1 t_end c1 tc1 result
   local ops idle node_commits reads_token="" reads_id="" load_mode=$mode rate_args=() rss
   if [ "$mode" = claim ]; then db=$CLAIM_DB workers=false; else db=$DB workers=true; fi
   if [ "$mode" = open ]; then load_mode=checkout rate_args=(--rate "$(open_rate "$round")"); fi
@@ -212,11 +223,11 @@ phase() {
   i0=$(commits "$db"); ti0=$(now)
   sleep "$IDLE"                                      # what the idle node commits by itself (worker polls)
   i1=$(commits "$db"); ti1=$(now); s0=$(commits "$TOOLS_DB")
-  n0=$(ticks "$NODE_PID"); b0=$(broker_ticks "$NODE_PID"); r0=$(ticks "$TOOLS_PID"); p0=$(pg_ticks)
+  n0=$(ticks "$NODE_PID"); b0=$(broker_ticks "$NODE_PID"); j0=$(jit_ticks "$NODE_PID"); r0=$(ticks "$TOOLS_PID"); p0=$(pg_ticks)
   echo go >&3; exec 3>&-
   wait "$LOAD_PID" || { cat "$WORK/load.out" "$WORK/load.err" >&2; fail "the load driver saw unexpected answers"; }
   LOAD_PID=""
-  n1=$(ticks "$NODE_PID"); b1=$(broker_ticks "$NODE_PID"); r1=$(ticks "$TOOLS_PID"); p1=$(pg_ticks); t_end=$(now); rss=$(rss_mb "$NODE_PID")
+  n1=$(ticks "$NODE_PID"); b1=$(broker_ticks "$NODE_PID"); j1=$(jit_ticks "$NODE_PID"); r1=$(ticks "$TOOLS_PID"); p1=$(pg_ticks); t_end=$(now); rss=$(rss_mb "$NODE_PID")
   result=$(grep '^RESULT' "$WORK/load.out")
   sleep "$SETTLE"
   c1=$(commits "$db"); tc1=$(now); s1=$(commits "$TOOLS_DB")
@@ -262,10 +273,10 @@ phase() {
         round((SELECT count(*) FROM graph_checkpoint c JOIN operation o ON o.operation_id = c.thread_id
                WHERE o.id > $max_id)::numeric / $ops, 2)")
     # shellcheck disable=SC2086 # $stats and $rows are several numbers each
-    printf 'idle_per_s=%s rps=%s ops=%s reads=%s p50=%s p99=%s queued_p50=%s queued_p99=%s ran_p50=%s ran_p99=%s client_p50=%s client_p99=%s commits=%s tool_commits_per_op=%s cpu_us=%s cpu_ticks=%s broker_cpu_us=%s tool_cpu_us=%s pg_cpu_us=%s transitions=%s effects=%s checkpoints=%s' \
+    printf 'idle_per_s=%s rps=%s ops=%s reads=%s p50=%s p99=%s queued_p50=%s queued_p99=%s ran_p50=%s ran_p99=%s client_p50=%s client_p99=%s commits=%s tool_commits_per_op=%s cpu_us=%s cpu_ticks=%s broker_cpu_us=%s jit_cpu_us=%s tool_cpu_us=%s pg_cpu_us=%s transitions=%s effects=%s checkpoints=%s' \
       "$idle" "$(field rps "$result")" "$ops" "$(field status_reads "$result")" ${stats} \
       "$(field p50_ms "$result")" "$(field p99_ms "$result")" "$node_commits" "$(calc "($s1 - $s0) / $ops" 2)" \
-      "$(calc "($n1 - $n0) / $HZ / $ops * 1e6" 0)" "$((n1 - n0))" "$(calc "($b1 - $b0) / $HZ / $ops * 1e6" 0)" \
+      "$(calc "($n1 - $n0) / $HZ / $ops * 1e6" 0)" "$((n1 - n0))" "$(calc "($b1 - $b0) / $HZ / $ops * 1e6" 0)" "$(calc "($j1 - $j0) / $HZ / $ops * 1e6" 0)" \
       "$(calc "($r1 - $r0) / $HZ / $ops * 1e6" 0)" \
       "$(calc "($p1 - $p0) / $HZ / $ops * 1e6" 0)" ${rows}
     printf ' %s' "$rss"
@@ -277,6 +288,23 @@ phase() {
   stop_node
 }
 
+start_broker() { # BROKER=external: a Kafka broker process of its own (as bench/relay/lag.sh starts it)
+  "$JAVA" -Djarmode=tools -jar "$NODE_JAR" extract --destination "$WORK/node-jar" >/dev/null
+  "$JAVA" -Xms128m -Xmx256m -cp "$WORK/node-jar/lib/*" bench/relay/RelayBench.java broker "$WORK/bootstrap" >"$WORK/broker.log" 2>&1 &
+  BROKER_PID=$!
+  for _ in $(seq 1 "$START_S"); do
+    [ -s "$WORK/bootstrap" ] && { NODE_ARGS+=" --spring.kafka.bootstrap-servers=$(cat "$WORK/bootstrap")"; return; }
+    kill -0 "$BROKER_PID" 2>/dev/null || { cat "$WORK/broker.log" >&2; fail "the Kafka broker did not start"; }
+    sleep 1
+  done
+  cat "$WORK/broker.log" >&2; fail "the Kafka broker did not start in $START_S s"
+}
+
+case "$BROKER" in
+  embedded) ;;
+  external) start_broker ;;
+  *) fail "BROKER is embedded or external, not $BROKER" ;;
+esac
 start_tools
 declare -A runs
 for round in $(seq 1 "$ROUNDS"); do
@@ -326,7 +354,13 @@ done
   echo "| claim-only claim | $(of claim commits_per_op) | – | $(of claim cpu_us) | – | $(of claim pg_cpu_us) |"
   echo "| checkout | $(of checkout commits_per_op) ($(of checkout net_commits_per_op)) | $(of checkout tool_commits_per_op) | $(of checkout cpu_us) ($(of checkout net_cpu_us)) | $(of checkout tool_cpu_us) | $(of checkout pg_cpu_us) |"
   echo
-  echo "Of the checkout's node CPU, the in-process Kafka broker's threads (local profile) took $(of checkout broker_cpu_us) µs per operation."
+  if [ "$BROKER" = external ]; then
+    echo "The Kafka broker ran as a process of its own (BROKER=external): $(of checkout broker_cpu_us) µs of its CPU per checkout, not in the node's figures."
+    echo -n "Of the checkout's node CPU, "
+  else
+    echo -n "Of the checkout's node CPU, the in-process Kafka broker's threads (local profile) took $(of checkout broker_cpu_us) µs per operation, "
+  fi
+  echo "the JIT compiler's threads $(of checkout jit_cpu_us) µs (compiling what the warm-up of ${WARMUP}s left; less with a longer one)."
   echo "Per round (claim-only / checkout): claims/s $(per_round claim rps); ops/s $(per_round checkout rps);"
   echo "p99 ms $(per_round checkout p99); node commits/op $(per_round checkout commits_per_op)."
   echo "Checks of the method: claim-only $(per_round claim commits_per_op) commits per claim (one statement in"

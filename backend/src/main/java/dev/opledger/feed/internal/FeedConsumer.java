@@ -3,6 +3,7 @@ package dev.opledger.feed.internal;
 import dev.opledger.operation.OperationMdc;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +29,10 @@ import org.springframework.context.SmartLifecycle;
  * by hand after the records were applied), applies each event once, and sends a record it cannot
  * read to the dead-letter topic with the reason instead of stopping at it. When the database
  * fails, the partition goes back to the failed record and is read again on the next poll.
+ *
+ * <p>A poll's records that are all events are applied in one transaction (one commit for the
+ * poll, not one per event; all of them or none); a poll with a record that is not an event is
+ * applied record by record, as the dead-letter topic needs.
  */
 final class FeedConsumer implements SmartLifecycle {
 
@@ -103,8 +108,13 @@ final class FeedConsumer implements SmartLifecycle {
                     ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(500));
                     Map<TopicPartition, OffsetAndMetadata> done = new HashMap<>();
                     boolean failed = false;
-                    for (TopicPartition partition : records.partitions()) {
-                        failed |= !applyUntilFailure(consumer, partition, records.records(partition), done);
+                    List<FeedEvent> all = readAll(records);
+                    if (all != null) {
+                        failed = !applyAll(consumer, records, all, done);
+                    } else {
+                        for (TopicPartition partition : records.partitions()) {
+                            failed |= !applyUntilFailure(consumer, partition, records.records(partition), done);
+                        }
                     }
                     if (!done.isEmpty()) {
                         consumer.commitSync(done);
@@ -122,6 +132,40 @@ final class FeedConsumer implements SmartLifecycle {
                 }
             }
         }
+    }
+
+    /** The poll's records as events, in the poll's order; null when one of them is not an event. */
+    private @Nullable List<FeedEvent> readAll(ConsumerRecords<String, byte[]> records) {
+        List<FeedEvent> all = new ArrayList<>(records.count());
+        for (ConsumerRecord<String, byte[]> record : records) {
+            try {
+                all.add(events.read(record.value()));
+            } catch (FeedEvents.UnreadableEventException e) {
+                return null;
+            }
+        }
+        return all;
+    }
+
+    /** False when they could not be applied: nothing was, and every partition is back at its first record. */
+    private boolean applyAll(Consumer<String, byte[]> consumer, ConsumerRecords<String, byte[]> records,
+            List<FeedEvent> all, Map<TopicPartition, OffsetAndMetadata> done) {
+        if (all.isEmpty()) {
+            return true;
+        }
+        try {
+            entries.applyAll(CONSUMER, all);
+        } catch (RuntimeException e) {
+            log.warn("activity feed: cannot apply {} records yet ({}); reading them again", all.size(), e.toString());
+            for (TopicPartition partition : records.partitions()) {
+                consumer.seek(partition, records.records(partition).getFirst().offset());
+            }
+            return false;
+        }
+        for (TopicPartition partition : records.partitions()) {
+            done.put(partition, new OffsetAndMetadata(records.records(partition).getLast().offset() + 1));
+        }
+        return true;
     }
 
     /** False when a record could not be applied: the partition is back at it, for the next poll. */

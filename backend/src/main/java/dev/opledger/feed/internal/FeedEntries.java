@@ -8,15 +8,28 @@ import java.util.List;
 import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /** The feed's tables: its dedup record and its entries. */
 @Repository
 public class FeedEntries {
 
-    private final JdbcTemplate jdbc;
+    private static final String APPLY = """
+            WITH first AS (
+              INSERT INTO consumed_event (consumer, event_id) VALUES (?, ?) ON CONFLICT DO NOTHING RETURNING event_id
+            )
+            INSERT INTO activity_feed_entry (subject_id, operation_id, event_id, sequence, type, status, tool,
+                                             step_key, occurred_at)
+            SELECT ?, ?, event_id, ?, ?, ?, ?, ?, ? FROM first
+            """;
 
-    FeedEntries(JdbcTemplate jdbc) {
+    private final JdbcTemplate jdbc;
+    private final TransactionTemplate transactions;
+
+    FeedEntries(JdbcTemplate jdbc, PlatformTransactionManager transactions) {
         this.jdbc = jdbc;
+        this.transactions = new TransactionTemplate(transactions);
     }
 
     /**
@@ -24,15 +37,21 @@ public class FeedEntries {
      * false (and nothing written) when {@code consumer} applied this eventId before.
      */
     boolean apply(String consumer, FeedEvent event) {
-        return jdbc.update("""
-                WITH first AS (
-                  INSERT INTO consumed_event (consumer, event_id) VALUES (?, ?) ON CONFLICT DO NOTHING RETURNING event_id
-                )
-                INSERT INTO activity_feed_entry (subject_id, operation_id, event_id, sequence, type, status, tool,
-                                                 step_key, occurred_at)
-                SELECT ?, ?, event_id, ?, ?, ?, ?, ?, ? FROM first
-                """, consumer, event.eventId(), event.subjectId(), event.operationId(), event.sequence(), event.type(),
-                event.status(), event.tool(), event.stepKey(), Timestamp.from(event.occurredAt())) == 1;
+        return jdbc.update(APPLY, arguments(consumer, event)) == 1;
+    }
+
+    /**
+     * Every event's entry as {@link #apply} writes it, all in one transaction: one commit for a
+     * poll's records instead of one each (issue 13); all or none of them when it fails.
+     */
+    void applyAll(String consumer, List<FeedEvent> events) {
+        transactions.executeWithoutResult(status -> jdbc.batchUpdate(APPLY,
+                events.stream().map(event -> arguments(consumer, event)).toList()));
+    }
+
+    private static Object[] arguments(String consumer, FeedEvent event) {
+        return new Object[] {consumer, event.eventId(), event.subjectId(), event.operationId(), event.sequence(),
+                event.type(), event.status(), event.tool(), event.stepKey(), Timestamp.from(event.occurredAt())};
     }
 
     public List<FeedEntry> recent(SubjectId subject, int limit) {
