@@ -120,6 +120,25 @@ class ActivityFeedIT {
     }
 
     @Test
+    void anEventTheSchemaAcceptsButWithNoSuchDateGoesToTheDeadLetterTopicAndTheFeedGoesOn() throws Exception {
+        String key = "no-such-date-" + UUID.randomUUID();
+        // the schema's occurredAt pattern lets month 13 through; reading it must not stop the feed
+        String event = """
+                {"eventId": "%s", "operationId": "%s", "subjectId": "%s", "type": "OperationAccepted", "sequence": 1,
+                 "status": "ACCEPTED", "tool": null, "stepKey": null, "occurredAt": "2026-13-45T00:00:00Z",
+                 "commandType": "checkout"}
+                """.formatted(UUID.randomUUID(), UUID.randomUUID(), subject.value());
+        producer.send(new ProducerRecord<>(TOPIC, 0, key, event.getBytes(StandardCharsets.UTF_8))).get();
+        OperationId after = sendEvent(0);
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> feed.recent(subject, 50).stream()
+                .anyMatch(entry -> entry.operationId().equals(after)));
+        assertThat(feed.recent(subject, 50)).hasSize(1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> TopicReader.readAll(TOPIC + ".dlt").stream()
+                .anyMatch(record -> record.key().equals(key)));
+    }
+
+    @Test
     void aRecordThatIsNotAnEventGoesToTheDeadLetterTopicWithTheReasonAndThePartitionGoesOn() throws Exception {
         String key = "not-an-event-" + UUID.randomUUID();
         producer.send(new ProducerRecord<>(TOPIC, 0, key, "{not json".getBytes(StandardCharsets.UTF_8))).get();

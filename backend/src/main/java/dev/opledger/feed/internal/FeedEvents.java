@@ -60,10 +60,16 @@ final class FeedEvents {
             throw new UnreadableEventException("the value is not an operation event: "
                     + errors.stream().limit(5).map(Error::toString).collect(Collectors.joining("; ")));
         }
-        return new FeedEvent(UUID.fromString(event.get("eventId").asString()),
-                UUID.fromString(event.get("operationId").asString()), event.get("subjectId").asString(),
-                event.get("sequence").asInt(), event.get("type").asString(), event.get("status").asString(),
-                text(event.get("tool")), text(event.get("stepKey")), Instant.parse(event.get("occurredAt").asString()));
+        // the schema's patterns let some values through that are none (occurredAt in month 13, a
+        // sequence past int): such a record is not an event either, and must not end the feed's thread
+        try {
+            return new FeedEvent(UUID.fromString(event.get("eventId").asString()),
+                    UUID.fromString(event.get("operationId").asString()), event.get("subjectId").asString(),
+                    event.get("sequence").asInt(), event.get("type").asString(), event.get("status").asString(),
+                    text(event.get("tool")), text(event.get("stepKey")), Instant.parse(event.get("occurredAt").asString()));
+        } catch (RuntimeException e) {
+            throw new UnreadableEventException("the value is not an operation event: " + e.getMessage());
+        }
     }
 
     private static @Nullable String text(JsonNode node) {
