@@ -45,7 +45,8 @@ final class ConsolePages {
      * {@value #SCREENSHOTS} is set; nothing otherwise. The viewport is {@link BrowserExtension}'s
      * (1280×800 in a screenshot run), animations are stopped and the caret hidden, so a second run
      * differs only where the data does.
-     * Vaadin's app layout scrolls the view inside the page, so the "full page" is that viewport.
+     * Vaadin's app layout scrolls the view inside the page, so the "full page" is that viewport;
+     * every grid is shown from its first column.
      */
     static void screenshot(Page page, String view, Locator shown) {
         if (!screenshotsOn()) {
@@ -53,6 +54,10 @@ final class ConsolePages {
         }
         assertThat(shown).isVisible();
         shown.scrollIntoViewIfNeeded(); // a view taller than the viewport scrolls inside the app layout
+        // ...but a grid scrolled sideways to a far-right cell would hide its first columns (the
+        // tool's or the key's name): the picture shows each grid from its left edge
+        page.evaluate("() => document.querySelectorAll('vaadin-grid').forEach(grid => {"
+                + " if (grid.$ && grid.$.table) { grid.$.table.scrollLeft = 0; } })");
         Path file = Path.of(System.getProperty(SCREENSHOTS)).toAbsolutePath().resolve(view + ".png");
         page.screenshot(new Page.ScreenshotOptions().setPath(file).setFullPage(true)
                 .setAnimations(ScreenshotAnimations.DISABLED));
