@@ -21,6 +21,11 @@ import java.util.concurrent.TimeUnit;
 final class NodeProcess {
 
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
+    /**
+     * Unpacking the 160 MB jar is seconds on a quiet machine, but a loaded one (builds beside the
+     * proofs) took longer than the 20 s a node gets to stop, and the whole proof failed before it began.
+     */
+    private static final Duration EXTRACT_TIMEOUT = Duration.ofMinutes(5);
     private static final int TAIL_LINES = 80;
     private static final String EVENTS_ENABLED = "opledger.events.enabled";
 
@@ -54,7 +59,7 @@ final class NodeProcess {
         Process extract = new ProcessBuilder(java(), "-Djarmode=tools", "-jar", jar.toAbsolutePath().toString(),
                 "extract", "--force", "--destination", destination.toAbsolutePath().toString())
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        if (!extract.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS) || extract.exitValue() != 0) {
+        if (!extract.waitFor(EXTRACT_TIMEOUT.toSeconds(), TimeUnit.SECONDS) || extract.exitValue() != 0) {
             extract.destroyForcibly();
             throw new IllegalStateException("could not extract " + jar + ":\n" + Files.readString(log));
         }
