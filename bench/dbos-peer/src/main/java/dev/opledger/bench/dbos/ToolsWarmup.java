@@ -12,8 +12,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The checkout's three tool calls, with the arguments {@link CheckoutWorkflow} sends, straight to
- * reference-tools from a few threads: what brings the tool server's code to its compiled state
- * before the benchmark measures anything. Issue 13: without it the phase that loads the tool
+ * reference-tools from a few threads, every other checkout in the shape the node's client sends
+ * ({@link ReferenceTools#callAsTheNode}): what brings the tool server's code for both clients to its
+ * compiled state before the benchmark measures anything. Issue 13: without it the phase that loads the tool
  * server first (the checkout) paid its JIT compilation and ran its requests on code not yet
  * compiled, 3.1× the DBOS peer's tool-server CPU per checkout for the same calls
  * (docs/benchmarks.md, "Issue 13: the tool server's 3×").
@@ -35,8 +36,9 @@ final class ToolsWarmup {
             List<Future<?>> done = new ArrayList<>();
             for (int i = 0; i < clients; i++) {
                 done.add(threads.submit(() -> {
-                    while (left.getAndDecrement() > 0) {
-                        checkout("warm-" + UUID.randomUUID());
+                    int n;
+                    while ((n = left.getAndDecrement()) > 0) {
+                        checkout("warm-" + UUID.randomUUID(), n % 2 == 0);
                     }
                     return null;
                 }));
@@ -49,12 +51,20 @@ final class ToolsWarmup {
                 (System.nanoTime() - started) / 1e9);
     }
 
-    private void checkout(String operationId) {
-        tools.call("reserve_inventory", CheckoutWorkflow.keyed(operationId, "reserve",
-                Map.of("sku", ORDER.sku(), "quantity", ORDER.quantity())));
-        Map<String, Object> payment = tools.call("capture_payment", CheckoutWorkflow.keyed(operationId, "capture",
-                Map.of("amount", ORDER.amount().stripTrailingZeros(), "currency", ORDER.currency())));
-        tools.call("send_message", CheckoutWorkflow.plain(operationId, "receipt",
-                Map.of("to", ORDER.recipient(), "text", CheckoutWorkflow.text(ORDER, String.valueOf(payment.get("paymentId"))))));
+    private void checkout(String operationId, boolean asTheNode) {
+        var reserve = CheckoutWorkflow.keyed(operationId, "reserve", Map.of("sku", ORDER.sku(), "quantity", ORDER.quantity()));
+        var capture = CheckoutWorkflow.keyed(operationId, "capture",
+                Map.of("amount", ORDER.amount().stripTrailingZeros(), "currency", ORDER.currency()));
+        var receipt = CheckoutWorkflow.plain(operationId, "receipt",
+                Map.of("to", ORDER.recipient(), "text", CheckoutWorkflow.text(ORDER, "pay-" + operationId)));
+        if (asTheNode) {
+            tools.callAsTheNode("reserve_inventory", reserve);
+            tools.callAsTheNode("capture_payment", capture);
+            tools.callAsTheNode("send_message", receipt);
+        } else {
+            tools.call("reserve_inventory", reserve);
+            tools.call("capture_payment", capture);
+            tools.call("send_message", receipt);
+        }
     }
 }
