@@ -90,6 +90,8 @@ dbos_phase() {
   stop_dbos
 }
 
+ratio() { if [ "$(calc "($2 > 0)" 0)" = 1 ]; then echo "$(calc "$1 / $2" 2)×"; else echo "–"; fi; } # $1 / $2, "–" for a zero $2
+
 # The peer beside the node, from the same run's rounds (medians), and the ratios opledger/DBOS.
 dbos_report() {
   local dr cr round ratios=""
@@ -119,8 +121,11 @@ dbos_report() {
       tool_gc_cpu_us) what="of which its GC's and VM threads" ;;
       tool_idle_cpu_us) what="what it spends idle (per s: dbos $(of dbos tool_idle_us_per_s), checkout $(of checkout tool_idle_us_per_s) µs), over the phase" ;;
     esac
-    echo "| … $what | $(of dbos "$key") | $(of checkout "$key") | $(calc "$(of checkout "$key") / ($(of dbos "$key") + 0.0001)" 2)× |"
+    echo "| … $what | $(of dbos "$key") | $(of checkout "$key") | $(ratio "$(of checkout "$key")" "$(of dbos "$key")") |"
   done
+  local dbos_tools checkout_tools
+  dbos_tools=$(calc "$(of dbos tool_cpu_us) - $(of dbos tool_jit_cpu_us)" 0); checkout_tools=$(calc "$(of checkout tool_cpu_us) - $(of checkout tool_jit_cpu_us)" 0)
+  echo "| reference-tools CPU µs less its JIT compiler's threads | $dbos_tools | $checkout_tools | $(ratio "$checkout_tools" "$dbos_tools") |"
   echo "| PostgreSQL CPU µs | $(of dbos pg_cpu_us) | $(of checkout pg_cpu_us) | $(calc "$(of checkout pg_cpu_us) / $(of dbos pg_cpu_us)" 2)× |"
   echo "| commits in its own database | $(of dbos commits_per_op) | $(of checkout commits_per_op) ($(of checkout net_commits_per_op) less status reads) | $(calc "$(of checkout commits_per_op) / $(of dbos commits_per_op)" 2)× |"
   echo "| commits in reference-tools' database | $(of dbos tool_commits_per_op) | $(of checkout tool_commits_per_op) | |"
