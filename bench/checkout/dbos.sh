@@ -41,7 +41,7 @@ dbos_workflows() {
 
 # One measured phase of the peer; prints "key=value …". $1: round. Run it in this shell.
 dbos_phase() {
-  local round=$1 status w0 w1 i0 i1 ti0 ti1 s0 s1 n0 n1 j0 j1 r0 r1 p0 p1 t_end c1 tc1 result ops idle commits
+  local ri0 ri1 ts0 ts1 t_go round=$1 status w0 w1 i0 i1 ti0 ti1 s0 s1 n0 n1 j0 j1 r0 r1 p0 p1 t_end c1 tc1 result ops idle commits
   start_dbos
   # one checkout through the whole path first: an unreachable tool server fails here, with its reason
   status=$(curl -s -m 120 -o "$WORK/dbos-preflight.json" -w '%{http_code}' -H 'Content-Type: application/json' \
@@ -59,14 +59,16 @@ dbos_phase() {
   done
   w0=$(dbos_workflows)
   sleep "$SETTLE"
-  i0=$(commits "$DBOS_DB"); ti0=$(now)
+  i0=$(commits "$DBOS_DB"); ti0=$(now); ri0=$(ticks "$TOOLS_PID")
   sleep "$IDLE"                                      # what the idle peer commits by itself
-  i1=$(commits "$DBOS_DB"); ti1=$(now); s0=$(commits "$TOOLS_DB")
-  n0=$(ticks "$DBOS_PID"); j0=$(jit_ticks "$DBOS_PID"); r0=$(ticks "$TOOLS_PID"); p0=$(pg_ticks)
+  i1=$(commits "$DBOS_DB"); ti1=$(now); s0=$(commits "$TOOLS_DB"); ri1=$(ticks "$TOOLS_PID")
+  ts0=$(tool_split)
+  n0=$(ticks "$DBOS_PID"); j0=$(jit_ticks "$DBOS_PID"); r0=$(ticks "$TOOLS_PID"); p0=$(pg_ticks); t_go=$(now)
   echo go >&3; exec 3>&-
   wait "$LOAD_PID" || { cat "$WORK/load.out" "$WORK/load.err" >&2; fail "the DBOS driver saw unexpected answers"; }
   LOAD_PID=""
   n1=$(ticks "$DBOS_PID"); j1=$(jit_ticks "$DBOS_PID"); r1=$(ticks "$TOOLS_PID"); p1=$(pg_ticks); t_end=$(now)
+  ts1=$(tool_split)
   result=$(grep '^RESULT' "$WORK/load.out")
   sleep "$SETTLE"
   c1=$(commits "$DBOS_DB"); tc1=$(now); s1=$(commits "$TOOLS_DB")
@@ -78,13 +80,17 @@ dbos_phase() {
   idle=$(calc "($i1 - $i0) / ($ti1 - $ti0)" 3)
   commits=$(calc "$c1 - $i1 - $idle * ($tc1 - $t_end)" 1)
   echo "round $round dbos: $result idle_commits_per_s=$idle" >&2
-  printf 'idle_per_s=%s rps=%s ops=%s client_p50=%s client_p99=%s commits_per_op=%s tool_commits_per_op=%s cpu_us=%s jit_cpu_us=%s tool_cpu_us=%s pg_cpu_us=%s\n' \
+  printf 'idle_per_s=%s rps=%s ops=%s client_p50=%s client_p99=%s commits_per_op=%s tool_commits_per_op=%s cpu_us=%s jit_cpu_us=%s tool_cpu_us=%s pg_cpu_us=%s ' \
     "$idle" "$(field rps "$result")" "$ops" "$(field p50_ms "$result")" "$(field p99_ms "$result")" \
     "$(calc "$commits / $ops" 2)" "$(calc "($s1 - $s0) / $ops" 2)" "$(calc "($n1 - $n0) / $HZ / $ops * 1e6" 0)" \
     "$(calc "($j1 - $j0) / $HZ / $ops * 1e6" 0)" \
     "$(calc "($r1 - $r0) / $HZ / $ops * 1e6" 0)" "$(calc "($p1 - $p0) / $HZ / $ops * 1e6" 0)"
+  tool_fields "$ts0" "$ts1" "$ops" "$(calc "($ri1 - $ri0) / ($ti1 - $ti0)" 3)" "$(calc "$t_end - $t_go" 3)"
+  echo
   stop_dbos
 }
+
+ratio() { if [ "$(calc "($2 > 0)" 0)" = 1 ]; then echo "$(calc "$1 / $2" 2)×"; else echo "–"; fi; } # $1 / $2, "–" for a zero $2
 
 # The peer beside the node, from the same run's rounds (medians), and the ratios opledger/DBOS.
 dbos_report() {
@@ -107,6 +113,19 @@ dbos_report() {
   if [ "$BROKER" = embedded ]; then checkout_own=$(calc "$checkout_own - $(of checkout broker_cpu_us)" 0); fi
   echo "| own process CPU µs less the JIT compiler's (and the in-process broker's) threads | $dbos_own | $checkout_own | $(calc "$checkout_own / $dbos_own" 2)× |"
   echo "| reference-tools CPU µs | $(of dbos tool_cpu_us) | $(of checkout tool_cpu_us) | $(calc "$(of checkout tool_cpu_us) / $(of dbos tool_cpu_us)" 2)× |"
+  local key what
+  for key in tool_carrier_cpu_us tool_jit_cpu_us tool_gc_cpu_us tool_idle_cpu_us; do
+    case "$key" in
+      tool_carrier_cpu_us) what="of which its requests' threads (virtual-thread carriers)" ;;
+      tool_jit_cpu_us) what="of which its JIT compiler's threads" ;;
+      tool_gc_cpu_us) what="of which its GC's and VM threads" ;;
+      tool_idle_cpu_us) what="what it spends idle (per s: dbos $(of dbos tool_idle_us_per_s), checkout $(of checkout tool_idle_us_per_s) µs), over the phase" ;;
+    esac
+    echo "| … $what | $(of dbos "$key") | $(of checkout "$key") | $(ratio "$(of checkout "$key")" "$(of dbos "$key")") |"
+  done
+  local dbos_tools checkout_tools
+  dbos_tools=$(calc "$(of dbos tool_cpu_us) - $(of dbos tool_jit_cpu_us)" 0); checkout_tools=$(calc "$(of checkout tool_cpu_us) - $(of checkout tool_jit_cpu_us)" 0)
+  echo "| reference-tools CPU µs less its JIT compiler's threads | $dbos_tools | $checkout_tools | $(ratio "$checkout_tools" "$dbos_tools") |"
   echo "| PostgreSQL CPU µs | $(of dbos pg_cpu_us) | $(of checkout pg_cpu_us) | $(calc "$(of checkout pg_cpu_us) / $(of dbos pg_cpu_us)" 2)× |"
   echo "| commits in its own database | $(of dbos commits_per_op) | $(of checkout commits_per_op) ($(of checkout net_commits_per_op) less status reads) | $(calc "$(of checkout commits_per_op) / $(of dbos commits_per_op)" 2)× |"
   echo "| commits in reference-tools' database | $(of dbos tool_commits_per_op) | $(of checkout tool_commits_per_op) | |"

@@ -27,6 +27,9 @@
 #   START_S=120 (how long a process may take to start: more on a loaded machine)
 #   NODE_ARGS="" (more node arguments, e.g. --opledger.worker.concurrency=8), READS=1000
 #   DBOS_PORT=18099 DBOS_OPTS=$NODE_OPTS BENCH_DB=opledger_bench_checkout (and _claims, _tools, _dbos)
+#   TOOLS_WARMUP=5000 (checkouts' three tool calls sent straight to reference-tools once it has started,
+#   by the DBOS peer's jar, `warm-tools`: its JIT warm-up, so that no phase pays it; 0: none, as before
+#   issue 13's "the tool server's 3×", when the first phase to load it, the checkout, paid it all)
 #   PGHOST=127.0.0.1 PGPORT=5432 PGUSER=postgres
 #   PHASES="claim checkout dbos" (each round, in this order; issue 13: "claim checkout dbos limit open")
 #   OPEN_RATIO=0.5 LIMIT_WARMUP=5 (bench/checkout/limit.sh)
@@ -41,7 +44,7 @@ cd "$(dirname "$0")/../.."
 
 PHASES=${PHASES:-claim checkout dbos}
 CLIENTS=${CLIENTS:-16}; WARMUP=${WARMUP:-20}; DURATION=${DURATION:-20}; ROUNDS=${ROUNDS:-3}
-START_S=${START_S:-120}; WAIT=${WAIT:-25}; POLL_MS=${POLL_MS:-20}; SETTLE=${SETTLE:-12}; IDLE=${IDLE:-6}; READS=${READS:-1000}
+START_S=${START_S:-120}; TOOLS_WARMUP=${TOOLS_WARMUP:-5000}; WAIT=${WAIT:-25}; POLL_MS=${POLL_MS:-20}; SETTLE=${SETTLE:-12}; IDLE=${IDLE:-6}; READS=${READS:-1000}
 PORT=${PORT:-18097}; TOOLS_PORT=${TOOLS_PORT:-18098}; NODE_ARGS=${NODE_ARGS:-}; BROKER=${BROKER:-embedded}
 NODE_OPTS=${NODE_OPTS:--Xms256m -Xmx384m}; TOOLS_OPTS=${TOOLS_OPTS:--Xms128m -Xmx256m}
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
@@ -73,7 +76,7 @@ has_phase() { [[ " $PHASES " == *" $1 "* ]]; }
 if [ ! -f "$NODE_JAR" ] || [ ! -f "$CLI_JAR" ] || [ ! -f "$TOOLS_JAR" ]; then
   ./mvnw -B -q -DskipTests -pl ui,cli,reference-tools -am package
 fi
-if has_phase dbos; then dbos_build; fi
+if has_phase dbos || [ "$TOOLS_WARMUP" -gt 0 ]; then dbos_build; fi
 for db in "$DB" "$CLAIM_DB" "$TOOLS_DB" "$DBOS_DB" "$LIMIT_DB"; do
   psql -q -d postgres -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"
 done
@@ -112,6 +115,34 @@ broker_ticks() { # an external broker: its whole process
 # that falls per operation with the operations measured; told apart so the path's own CPU can be
 # read without it (issue 13: a third of the node's CPU after a 10 s warm-up, docs/benchmarks.md).
 jit_ticks() { thread_ticks "$1" '^C[12] CompilerThre'; }
+# reference-tools' ticks by thread, "jit gc carriers" (issue 13: why its CPU per checkout was 3.1× the
+# DBOS peer's for the same three calls): its JIT compiler's threads; the garbage collector's (and the VM
+# thread's); and the carriers of its virtual threads (ForkJoinPool-N-worker-M), on which every request is
+# served (reference-tools runs Tomcat on virtual threads). The rest is Tomcat's poller and acceptor,
+# HikariCP's housekeeping, JFR and the like. Live threads only, as thread_ticks.
+tool_split() {
+  local task comm rest t jit=0 gc=0 carriers=0
+  for task in /proc/"$TOOLS_PID"/task/*; do
+    comm=$(cat "$task/comm" 2>/dev/null) && rest=$(sed 's/.*) //' "$task/stat" 2>/dev/null) || continue
+    t=$(awk '{print $12 + $13}' <<<"$rest")
+    case "$comm" in
+      "C1 CompilerThre"* | "C2 CompilerThre"*) jit=$((jit + t)) ;;
+      "GC Thread"* | "G1 "* | "VM Thread") gc=$((gc + t)) ;;
+      ForkJoinPool-*) carriers=$((carriers + t)) ;;
+    esac
+  done
+  echo "$jit $gc $carriers"
+}
+# Per operation from two tool_split readings and the measured phase's ticks: "tool_jit_cpu_us=… …".
+# $1, $2: the readings, $3: the operations, $4: the tool server's idle ticks per second (read with no
+# load), $5: the phase's seconds. tool_less_idle_cpu_us is its CPU less what it spends idle at that rate.
+tool_fields() {
+  local a b
+  read -ra a <<<"$1"; read -ra b <<<"$2"
+  printf 'tool_jit_cpu_us=%s tool_gc_cpu_us=%s tool_carrier_cpu_us=%s tool_idle_us_per_s=%s tool_idle_cpu_us=%s' \
+    "$(calc "(${b[0]} - ${a[0]}) / $HZ / $3 * 1e6" 0)" "$(calc "(${b[1]} - ${a[1]}) / $HZ / $3 * 1e6" 0)" \
+    "$(calc "(${b[2]} - ${a[2]}) / $HZ / $3 * 1e6" 0)" "$(calc "$4 / $HZ * 1e6" 0)" "$(calc "$4 * $5 / $HZ / $3 * 1e6" 0)"
+}
 field() { sed -n "s/.* $1=\([0-9.]*\).*/\1/p" <<<"$2"; }
 calc() { awk "BEGIN {printf \"%.${2:-2}f\", $1}"; }
 # Commits PostgreSQL has published for a database, read from another database so reading adds none.
@@ -198,7 +229,7 @@ calibrate_reads() {
 # Run it in this shell (not in $(…)), so that the exit trap knows the processes it started.
 phase() {
   local mode=$1 round=$2 db workers max_id i0 i1 ti0 ti1 n0 n1 b0 b1 j0 j1 r0 r1 p0 p1 s0 s1 t_end c1 tc1 result
-  local ops idle node_commits reads_token="" reads_id="" load_mode=$mode rate_args=() rss
+  local ops idle node_commits reads_token="" reads_id="" load_mode=$mode rate_args=() rss ri0 ri1 ts0 ts1 t_go
   if [ "$mode" = claim ]; then db=$CLAIM_DB workers=false; else db=$DB workers=true; fi
   if [ "$mode" = open ]; then load_mode=checkout rate_args=(--rate "$(open_rate "$round")"); fi
   start_node "$workers" "$db"
@@ -220,14 +251,16 @@ phase() {
   # Nothing is under way now. The measured operations are the ones after the newest so far.
   max_id=$(psql -Atq -d "$db" -c 'SELECT coalesce(max(id), 0) FROM operation')
   sleep "$SETTLE"                                    # every idle backend has published its counts
-  i0=$(commits "$db"); ti0=$(now)
+  i0=$(commits "$db"); ti0=$(now); ri0=$(ticks "$TOOLS_PID")
   sleep "$IDLE"                                      # what the idle node commits by itself (worker polls)
-  i1=$(commits "$db"); ti1=$(now); s0=$(commits "$TOOLS_DB")
-  n0=$(ticks "$NODE_PID"); b0=$(broker_ticks "$NODE_PID"); j0=$(jit_ticks "$NODE_PID"); r0=$(ticks "$TOOLS_PID"); p0=$(pg_ticks)
+  i1=$(commits "$db"); ti1=$(now); s0=$(commits "$TOOLS_DB"); ri1=$(ticks "$TOOLS_PID")
+  ts0=$(tool_split)
+  n0=$(ticks "$NODE_PID"); b0=$(broker_ticks "$NODE_PID"); j0=$(jit_ticks "$NODE_PID"); r0=$(ticks "$TOOLS_PID"); p0=$(pg_ticks); t_go=$(now)
   echo go >&3; exec 3>&-
   wait "$LOAD_PID" || { cat "$WORK/load.out" "$WORK/load.err" >&2; fail "the load driver saw unexpected answers"; }
   LOAD_PID=""
   n1=$(ticks "$NODE_PID"); b1=$(broker_ticks "$NODE_PID"); j1=$(jit_ticks "$NODE_PID"); r1=$(ticks "$TOOLS_PID"); p1=$(pg_ticks); t_end=$(now); rss=$(rss_mb "$NODE_PID")
+  ts1=$(tool_split)
   result=$(grep '^RESULT' "$WORK/load.out")
   sleep "$SETTLE"
   c1=$(commits "$db"); tc1=$(now); s1=$(commits "$TOOLS_DB")
@@ -279,7 +312,8 @@ phase() {
       "$(calc "($n1 - $n0) / $HZ / $ops * 1e6" 0)" "$((n1 - n0))" "$(calc "($b1 - $b0) / $HZ / $ops * 1e6" 0)" "$(calc "($j1 - $j0) / $HZ / $ops * 1e6" 0)" \
       "$(calc "($r1 - $r0) / $HZ / $ops * 1e6" 0)" \
       "$(calc "($p1 - $p0) / $HZ / $ops * 1e6" 0)" ${rows}
-    printf ' %s' "$rss"
+    printf ' %s ' "$rss"
+    tool_fields "$ts0" "$ts1" "$ops" "$(calc "($ri1 - $ri0) / ($ti1 - $ti0)" 3)" "$(calc "$t_end - $t_go" 3)"
     if [ "$mode" = open ]; then
       printf ' rate=%s send_lag_p99=%s send_lag_max=%s' "$(field rate "$result")" "$(field send_lag_p99_ms "$result")" "$(field send_lag_max_ms "$result")"
     fi
@@ -306,6 +340,10 @@ case "$BROKER" in
   *) fail "BROKER is embedded or external, not $BROKER" ;;
 esac
 start_tools
+if [ "$TOOLS_WARMUP" -gt 0 ]; then
+  "$JAVA" -jar "$DBOS_JAR" warm-tools --tools "http://127.0.0.1:$TOOLS_PORT/mcp" --checkouts "$TOOLS_WARMUP" --clients 4 >&2 \
+    || { cat "$WORK/tools.log" >&2; fail "the tool server's warm-up failed"; }
+fi
 declare -A runs
 for round in $(seq 1 "$ROUNDS"); do
   for mode in $PHASES; do
@@ -342,7 +380,7 @@ done
   echo
   echo "$(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg) at the end; $CLIENTS clients, ${DURATION}s × $ROUNDS rounds (medians), warm-up ${WARMUP}s;"
   echo "clients wait with Prefer: wait=${WAIT} (0: status reads at least ${POLL_MS} ms apart); node \`java $NODE_OPTS -jar $NODE_JAR\` (local profile, attest off${NODE_ARGS:+, $NODE_ARGS}),"
-  echo "reference-tools \`java $TOOLS_OPTS -jar $TOOLS_JAR\` on its own database; PostgreSQL $(psql -Atc 'SHOW server_version' -d postgres)."
+  echo "reference-tools \`java $TOOLS_OPTS -jar $TOOLS_JAR\` on its own database, warmed with $TOOLS_WARMUP checkouts' tool calls; PostgreSQL $(psql -Atc 'SHOW server_version' -d postgres)."
   echo
   echo "| claim-only claims/s | checkout ops/s | ratio | 202 → SUCCEEDED p50 / p99 ms | of which waiting for a worker | and the run | client-seen p50 / p99 ms |"
   echo "|---|---|---|---|---|---|---|"

@@ -47,13 +47,13 @@ public class CheckoutWorkflow implements Checkout {
                 + " " + order.currency() + " paid (payment " + paymentId + ").";
     }
 
-    private static Map<String, Object> keyed(String operationId, String stepKey, Map<String, Object> arguments) {
+    static Map<String, Object> keyed(String operationId, String stepKey, Map<String, Object> arguments) {
         Map<String, Object> all = plain(operationId, stepKey, arguments);
         all.put("idempotencyKey", operationId + ":" + stepKey);
         return all;
     }
 
-    private static Map<String, Object> plain(String operationId, String stepKey, Map<String, Object> arguments) {
+    static Map<String, Object> plain(String operationId, String stepKey, Map<String, Object> arguments) {
         Map<String, Object> all = new LinkedHashMap<>(arguments);
         all.put("operationId", operationId);
         all.put("stepKey", stepKey);

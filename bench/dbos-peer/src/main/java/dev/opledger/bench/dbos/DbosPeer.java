@@ -12,6 +12,9 @@ import java.util.Map;
  * database, the checkout workflow, the HTTP front) until killed.
  * {@code load --server URL [--clients 16] [--warmup 20] [--duration 20] [--hold]}: the closed loop
  * against it.
+ * {@code warm-tools --tools URL [--checkouts 6000] [--clients 4]}: the checkout's three tool calls
+ * straight to reference-tools, that many times (fresh operation ids), then exits: the tool server's
+ * JIT warm-up before anything is measured (see {@link ToolsWarmup}).
  */
 public final class DbosPeer {
 
@@ -19,9 +22,10 @@ public final class DbosPeer {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length == 0 || !(args[0].equals("serve") || args[0].equals("load"))) {
+        if (args.length == 0 || !(args[0].equals("serve") || args[0].equals("load") || args[0].equals("warm-tools"))) {
             System.err.println("usage: serve --port P --tools URL --db JDBC_URL [--db-user U] | "
-                    + "load --server URL [--clients N] [--warmup S] [--duration S] [--hold]");
+                    + "load --server URL [--clients N] [--warmup S] [--duration S] [--hold] | "
+                    + "warm-tools --tools URL [--checkouts N] [--clients N]");
             System.exit(2);
         }
         Map<String, String> options = options(args);
@@ -30,6 +34,12 @@ public final class DbosPeer {
                     Integer.parseInt(options.getOrDefault("clients", "16")));
             System.exit(load.run(Duration.ofSeconds(Long.parseLong(options.getOrDefault("warmup", "20"))),
                     Duration.ofSeconds(Long.parseLong(options.getOrDefault("duration", "20"))), options.containsKey("hold")));
+        }
+        if (args[0].equals("warm-tools")) {
+            var warmup = new ToolsWarmup(new ReferenceTools(URI.create(required(options, "tools"))));
+            warmup.run(Integer.parseInt(options.getOrDefault("checkouts", "6000")),
+                    Integer.parseInt(options.getOrDefault("clients", "4")));
+            System.exit(0);
         }
         serve(options);
     }

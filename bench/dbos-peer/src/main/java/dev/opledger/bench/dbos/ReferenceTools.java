@@ -1,15 +1,21 @@
 package dev.opledger.bench.dbos;
 
+import io.modelcontextprotocol.modern.JsonRpc;
+import io.modelcontextprotocol.modern.McpSchema;
 import io.modelcontextprotocol.modern.McpSchema.CallToolResult;
 import io.modelcontextprotocol.modern.McpSchema.Implementation;
 import io.modelcontextprotocol.modern.McpSchema.TextContent;
 import io.modelcontextprotocol.modern.client.McpClient;
 import io.modelcontextprotocol.modern.client.McpSyncClient;
 import io.modelcontextprotocol.modern.client.transport.HttpClientMcpTransport;
+import io.modelcontextprotocol.modern.client.transport.McpClientTransport;
+import io.modelcontextprotocol.modern.client.transport.McpTransportRequest;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
 /**
@@ -21,10 +27,12 @@ public final class ReferenceTools {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
+    private final McpClientTransport transport;
     private final McpSyncClient client;
+    private final AtomicLong ids = new AtomicLong();
 
     public ReferenceTools(URI url) {
-        var transport = HttpClientMcpTransport.builder(url.toString()).connectTimeout(TIMEOUT).build();
+        this.transport = HttpClientMcpTransport.builder(url.toString()).connectTimeout(TIMEOUT).build();
         this.client = McpClient.sync(transport)
                 .clientInfo(Implementation.builder("opledger-dbos-peer", "1").build())
                 .callTimeout(TIMEOUT)
@@ -46,6 +54,37 @@ public final class ReferenceTools {
         Map<String, Object> copy = new LinkedHashMap<>();
         content.forEach((key, value) -> copy.put(String.valueOf(key), value));
         return copy;
+    }
+
+    /**
+     * The same call in the shape the node's McpToolClient sends it (its TaskRequests): a JSON-RPC
+     * request through the transport whose {@code _meta} carries the revision's per-request fields,
+     * the tasks extension declared in the client's capabilities, and a trace context. Only the
+     * tool server's warm-up uses it ({@link ToolsWarmup}), so that the server's code for the node's
+     * requests is compiled too; the answer is not read beyond its being one.
+     */
+    void callAsTheNode(String tool, Map<String, Object> arguments) {
+        Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put("traceparent", "00-" + UUID.randomUUID().toString().replace("-", "") + "-"
+                + UUID.randomUUID().toString().replace("-", "").substring(0, 16) + "-01");
+        meta.put("dev.opledger/operationId", arguments.get("operationId"));
+        meta.put("dev.opledger/stepKey", arguments.get("stepKey"));
+        meta.put("io.modelcontextprotocol/protocolVersion", McpSchema.LATEST_PROTOCOL_VERSION);
+        meta.put("io.modelcontextprotocol/clientInfo", Map.of("name", "opledger", "version", "warm-up"));
+        meta.put("io.modelcontextprotocol/clientCapabilities",
+                Map.of("extensions", Map.of("io.modelcontextprotocol/tasks", Map.of())));
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("name", tool);
+        params.put("arguments", arguments);
+        params.put("_meta", meta);
+        var message = new JsonRpc.JSONRPCRequest("2.0", "tools/call", ids.incrementAndGet(), params);
+        var request = McpTransportRequest.builder(message, McpSchema.LATEST_PROTOCOL_VERSION).name(tool)
+                .roundTimeout(TIMEOUT).build();
+        var response = transport.exchange(request).filter(JsonRpc.JSONRPCResponse.class::isInstance)
+                .cast(JsonRpc.JSONRPCResponse.class).blockLast(TIMEOUT);
+        if (response == null || response.error() != null) {
+            throw new ToolRefused(tool + " answered " + (response == null ? "nothing" : response.error()));
+        }
     }
 
     /** A tool answered with an error. */
