@@ -41,7 +41,7 @@ dbos_workflows() {
 
 # One measured phase of the peer; prints "key=value …". $1: round. Run it in this shell.
 dbos_phase() {
-  local ri0 ri1 ts0 ts1 t_go round=$1 status w0 w1 i0 i1 ti0 ti1 s0 s1 n0 n1 j0 j1 r0 r1 p0 p1 t_end c1 tc1 result ops idle commits
+  local ri0 ri1 ts0 ts1 t_go round=$1 status w0 w1 pi0 pi1 i0 i1 ti0 ti1 s0 s1 n0 n1 j0 j1 r0 r1 p0 p1 t_end c1 tc1 result ops idle commits
   start_dbos
   # one checkout through the whole path first: an unreachable tool server fails here, with its reason
   status=$(curl -s -m 120 -o "$WORK/dbos-preflight.json" -w '%{http_code}' -H 'Content-Type: application/json' \
@@ -59,10 +59,11 @@ dbos_phase() {
   done
   w0=$(dbos_workflows)
   sleep "$SETTLE"
-  i0=$(commits "$DBOS_DB"); ti0=$(now); ri0=$(ticks "$TOOLS_PID")
+  i0=$(commits "$DBOS_DB"); ti0=$(now); ri0=$(ticks "$TOOLS_PID"); pi0=$(pg_ticks)
   sleep "$IDLE"                                      # what the idle peer commits by itself
-  i1=$(commits "$DBOS_DB"); ti1=$(now); s0=$(commits "$TOOLS_DB"); ri1=$(ticks "$TOOLS_PID")
+  i1=$(commits "$DBOS_DB"); ti1=$(now); s0=$(commits "$TOOLS_DB"); ri1=$(ticks "$TOOLS_PID"); pi1=$(pg_ticks)
   ts0=$(tool_split)
+  pgss_begin "$DBOS_DB" "$TOOLS_DB"
   n0=$(ticks "$DBOS_PID"); j0=$(jit_ticks "$DBOS_PID"); r0=$(ticks "$TOOLS_PID"); p0=$(pg_ticks); t_go=$(now)
   echo go >&3; exec 3>&-
   wait "$LOAD_PID" || { cat "$WORK/load.out" "$WORK/load.err" >&2; fail "the DBOS driver saw unexpected answers"; }
@@ -70,18 +71,20 @@ dbos_phase() {
   n1=$(ticks "$DBOS_PID"); j1=$(jit_ticks "$DBOS_PID"); r1=$(ticks "$TOOLS_PID"); p1=$(pg_ticks); t_end=$(now)
   ts1=$(tool_split)
   result=$(grep '^RESULT' "$WORK/load.out")
+  ops=$(field operations "$result")
+  pgss_statements "dbos-$round" "$ops"
   sleep "$SETTLE"
   c1=$(commits "$DBOS_DB"); tc1=$(now); s1=$(commits "$TOOLS_DB")
+  pgss_end "dbos-$round" "$ops" "$DBOS_DB" "$TOOLS_DB"
   w1=$(dbos_workflows)
-  ops=$(field operations "$result")
   # every measured checkout is one more workflow, and it succeeded
   [ "$(( ${w1% *} - ${w0% *} ))" = "$ops" ] && [ "$(( ${w1#* } - ${w0#* } ))" = "$ops" ] \
     || fail "the DBOS peer recorded workflows $w0 → $w1 (succeeded total), the driver counted $ops"
   idle=$(calc "($i1 - $i0) / ($ti1 - $ti0)" 3)
   commits=$(calc "$c1 - $i1 - $idle * ($tc1 - $t_end)" 1)
   echo "round $round dbos: $result idle_commits_per_s=$idle" >&2
-  printf 'idle_per_s=%s rps=%s ops=%s client_p50=%s client_p99=%s commits_per_op=%s tool_commits_per_op=%s cpu_us=%s jit_cpu_us=%s tool_cpu_us=%s pg_cpu_us=%s ' \
-    "$idle" "$(field rps "$result")" "$ops" "$(field p50_ms "$result")" "$(field p99_ms "$result")" \
+  printf 'idle_per_s=%s pg_idle_cpu_ms_per_s=%s rps=%s ops=%s client_p50=%s client_p99=%s commits_per_op=%s tool_commits_per_op=%s cpu_us=%s jit_cpu_us=%s tool_cpu_us=%s pg_cpu_us=%s ' \
+    "$idle" "$(calc "($pi1 - $pi0) / $HZ * 1000 / ($ti1 - $ti0)" 0)" "$(field rps "$result")" "$ops" "$(field p50_ms "$result")" "$(field p99_ms "$result")" \
     "$(calc "$commits / $ops" 2)" "$(calc "($s1 - $s0) / $ops" 2)" "$(calc "($n1 - $n0) / $HZ / $ops * 1e6" 0)" \
     "$(calc "($j1 - $j0) / $HZ / $ops * 1e6" 0)" \
     "$(calc "($r1 - $r0) / $HZ / $ops * 1e6" 0)" "$(calc "($p1 - $p0) / $HZ / $ops * 1e6" 0)"

@@ -33,6 +33,8 @@
 #   PGHOST=127.0.0.1 PGPORT=5432 PGUSER=postgres
 #   PHASES="claim checkout dbos" (each round, in this order; issue 13: "claim checkout dbos limit open")
 #   OPEN_RATIO=0.5 LIMIT_WARMUP=5 (bench/checkout/limit.sh)
+#   PGSS=0|1 PGSS_TOP=25 (bench/checkout/pgss.sh: per-statement counts of each checkout and dbos phase from
+#   pg_stat_statements, for a server of one's own that loads it, e.g. PGPORT=… of a private cluster)
 #   BROKER=embedded (the local profile's Kafka broker inside the node's JVM, its threads' CPU told apart
 #   by name) | external (a broker process of its own, bench/relay/RelayBench.java broker, as a deployed
 #   node has: the node's CPU is then the node's alone, the broker's process is measured beside it)
@@ -72,6 +74,8 @@ fail() { echo "bench/checkout: $*" >&2; exit 1; }
 source bench/checkout/dbos.sh
 # shellcheck source=bench/checkout/limit.sh
 source bench/checkout/limit.sh
+# shellcheck source=bench/checkout/pgss.sh
+source bench/checkout/pgss.sh
 has_phase() { [[ " $PHASES " == *" $1 "* ]]; }
 if [ ! -f "$NODE_JAR" ] || [ ! -f "$CLI_JAR" ] || [ ! -f "$TOOLS_JAR" ]; then
   ./mvnw -B -q -DskipTests -pl ui,cli,reference-tools -am package
@@ -80,6 +84,7 @@ if has_phase dbos || [ "$TOOLS_WARMUP" -gt 0 ]; then dbos_build; fi
 for db in "$DB" "$CLAIM_DB" "$TOOLS_DB" "$DBOS_DB" "$LIMIT_DB"; do
   psql -q -d postgres -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"
 done
+pgss_check
 
 now() { date +%s.%N; }
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
@@ -229,7 +234,7 @@ calibrate_reads() {
 # Run it in this shell (not in $(…)), so that the exit trap knows the processes it started.
 phase() {
   local mode=$1 round=$2 db workers max_id i0 i1 ti0 ti1 n0 n1 b0 b1 j0 j1 r0 r1 p0 p1 s0 s1 t_end c1 tc1 result
-  local ops idle node_commits reads_token="" reads_id="" load_mode=$mode rate_args=() rss ri0 ri1 ts0 ts1 t_go
+  local ops idle node_commits pi0 pi1 reads_token="" reads_id="" load_mode=$mode rate_args=() rss ri0 ri1 ts0 ts1 t_go
   if [ "$mode" = claim ]; then db=$CLAIM_DB workers=false; else db=$DB workers=true; fi
   if [ "$mode" = open ]; then load_mode=checkout rate_args=(--rate "$(open_rate "$round")"); fi
   start_node "$workers" "$db"
@@ -251,10 +256,11 @@ phase() {
   # Nothing is under way now. The measured operations are the ones after the newest so far.
   max_id=$(psql -Atq -d "$db" -c 'SELECT coalesce(max(id), 0) FROM operation')
   sleep "$SETTLE"                                    # every idle backend has published its counts
-  i0=$(commits "$db"); ti0=$(now); ri0=$(ticks "$TOOLS_PID")
+  i0=$(commits "$db"); ti0=$(now); ri0=$(ticks "$TOOLS_PID"); pi0=$(pg_ticks)
   sleep "$IDLE"                                      # what the idle node commits by itself (worker polls)
-  i1=$(commits "$db"); ti1=$(now); s0=$(commits "$TOOLS_DB"); ri1=$(ticks "$TOOLS_PID")
+  i1=$(commits "$db"); ti1=$(now); s0=$(commits "$TOOLS_DB"); ri1=$(ticks "$TOOLS_PID"); pi1=$(pg_ticks)
   ts0=$(tool_split)
+  if [ "$mode" != claim ]; then pgss_begin "$db" "$TOOLS_DB"; fi
   n0=$(ticks "$NODE_PID"); b0=$(broker_ticks "$NODE_PID"); j0=$(jit_ticks "$NODE_PID"); r0=$(ticks "$TOOLS_PID"); p0=$(pg_ticks); t_go=$(now)
   echo go >&3; exec 3>&-
   wait "$LOAD_PID" || { cat "$WORK/load.out" "$WORK/load.err" >&2; fail "the load driver saw unexpected answers"; }
@@ -262,8 +268,10 @@ phase() {
   n1=$(ticks "$NODE_PID"); b1=$(broker_ticks "$NODE_PID"); j1=$(jit_ticks "$NODE_PID"); r1=$(ticks "$TOOLS_PID"); p1=$(pg_ticks); t_end=$(now); rss=$(rss_mb "$NODE_PID")
   ts1=$(tool_split)
   result=$(grep '^RESULT' "$WORK/load.out")
+  if [ "$mode" != claim ]; then pgss_statements "$mode-$round" "$(field operations "$result")"; fi
   sleep "$SETTLE"
   c1=$(commits "$db"); tc1=$(now); s1=$(commits "$TOOLS_DB")
+  if [ "$mode" != claim ]; then pgss_end "$mode-$round" "$(field operations "$result")" "$db" "$TOOLS_DB"; fi
   idle=$(calc "($i1 - $i0) / ($ti1 - $ti0)" 3)
   # the idle node's own commits while it waited for the counters to settle are not the operations'
   node_commits=$(calc "$c1 - $i1 - $idle * ($tc1 - $t_end)" 1)
@@ -312,7 +320,7 @@ phase() {
       "$(calc "($n1 - $n0) / $HZ / $ops * 1e6" 0)" "$((n1 - n0))" "$(calc "($b1 - $b0) / $HZ / $ops * 1e6" 0)" "$(calc "($j1 - $j0) / $HZ / $ops * 1e6" 0)" \
       "$(calc "($r1 - $r0) / $HZ / $ops * 1e6" 0)" \
       "$(calc "($p1 - $p0) / $HZ / $ops * 1e6" 0)" ${rows}
-    printf ' %s ' "$rss"
+    printf ' %s pg_idle_cpu_ms_per_s=%s ' "$rss" "$(calc "($pi1 - $pi0) / $HZ * 1000 / ($ti1 - $ti0)" 0)"
     tool_fields "$ts0" "$ts1" "$ops" "$(calc "($ri1 - $ri0) / ($ti1 - $ti0)" 3)" "$(calc "$t_end - $t_go" 3)"
     if [ "$mode" = open ]; then
       printf ' rate=%s send_lag_p99=%s send_lag_max=%s' "$(field rate "$result")" "$(field send_lag_p99_ms "$result")" "$(field send_lag_max_ms "$result")"
