@@ -1,6 +1,8 @@
 package dev.opledger.tools.effect;
 
 import dev.opledger.tools.toolkit.ToolArguments;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -29,13 +31,13 @@ public class EffectLog {
     }
 
     public List<Effect> all() {
-        return jdbc.sql("SELECT * FROM reference_tools.effect_log ORDER BY effect_id").query(Effect.class).list();
+        return jdbc.sql("SELECT * FROM reference_tools.effect_log ORDER BY effect_id").query(EffectLog::effect).list();
     }
 
     public List<Effect> ofOperation(String operationId) {
         return jdbc.sql("SELECT * FROM reference_tools.effect_log WHERE operation_id = ? ORDER BY effect_id")
                 .param(operationId)
-                .query(Effect.class)
+                .query(EffectLog::effect)
                 .list();
     }
 
@@ -53,5 +55,13 @@ public class EffectLog {
                 .params(tool, operationId, stepKey)
                 .query(Integer.class)
                 .single();
+    }
+
+    // Columns read by name with the types PgJDBC converts to directly: Spring's DataClassRowMapper
+    // asked for camelCase names and Instant first, and the driver threw a PSQLException for each.
+    private static Effect effect(ResultSet row, int n) throws SQLException {
+        return new Effect(row.getLong("effect_id"), row.getString("tool"), row.getString("operation_id"),
+                row.getString("step_key"), row.getString("idempotency_key"), row.getString("arguments_digest"),
+                row.getString("result_id"), row.getTimestamp("created_at").toInstant());
     }
 }

@@ -3,6 +3,8 @@ package dev.opledger.tools.inventory;
 import dev.opledger.tools.effect.EffectLog;
 import dev.opledger.tools.toolkit.ToolArguments;
 import dev.opledger.tools.toolkit.ToolOutcome;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -20,7 +22,7 @@ class Inventory {
     }
 
     Optional<Product> product(String sku) {
-        return jdbc.sql("SELECT * FROM reference_tools.product WHERE sku = ?").param(sku).query(Product.class)
+        return jdbc.sql("SELECT * FROM reference_tools.product WHERE sku = ?").param(sku).query(Inventory::product)
                 .optional();
     }
 
@@ -58,7 +60,7 @@ class Inventory {
                 RETURNING *""")
                 .params(id, request.sku(), request.quantity(), request.idempotencyKey().orElse(null),
                         arguments.operationId(), arguments.stepKey())
-                .query(Reservation.class)
+                .query(Inventory::reservation)
                 .single();
         effects.record(ReserveInventoryTool.NAME, arguments, request.idempotencyKey().orElse(null), id.toString());
         return reservation.asOutcome(false);
@@ -81,7 +83,7 @@ class Inventory {
         Optional<Reservation> reservation = jdbc.sql(
                         "SELECT * FROM reference_tools.reservation WHERE reservation_id = ? FOR UPDATE")
                 .param(request.reservationId())
-                .query(Reservation.class)
+                .query(Inventory::reservation)
                 .optional();
         if (reservation.isEmpty()) {
             return new ToolOutcome.Failure("UNKNOWN_RESERVATION", "no reservation " + request.reservationId());
@@ -89,7 +91,7 @@ class Inventory {
         Optional<UUID> released = jdbc.sql(
                         "SELECT release_id FROM reference_tools.reservation_release WHERE reservation_id = ?")
                 .param(request.reservationId())
-                .query(UUID.class)
+                .query((row, n) -> row.getObject(1, UUID.class))
                 .optional();
         if (released.isPresent()) {
             return new ToolOutcome.Failure("ALREADY_RELEASED", "reservation " + request.reservationId()
@@ -106,7 +108,7 @@ class Inventory {
                 RETURNING *""")
                 .params(id, request.reservationId(), reservation.get().sku(), reservation.get().quantity(),
                         request.idempotencyKey().orElse(null), arguments.operationId(), arguments.stepKey())
-                .query(Release.class)
+                .query(Inventory::release)
                 .single();
         effects.record(ReleaseInventoryTool.NAME, arguments, request.idempotencyKey().orElse(null), id.toString());
         return release.asOutcome(false);
@@ -119,7 +121,7 @@ class Inventory {
                 .listOfRows();
         return jdbc.sql("SELECT * FROM reference_tools.reservation_release WHERE idempotency_key = ?")
                 .param(idempotencyKey)
-                .query(Release.class)
+                .query(Inventory::release)
                 .optional();
     }
 
@@ -130,7 +132,26 @@ class Inventory {
                 .listOfRows();
         return jdbc.sql("SELECT * FROM reference_tools.reservation WHERE idempotency_key = ?")
                 .param(idempotencyKey)
-                .query(Reservation.class)
+                .query(Inventory::reservation)
                 .optional();
+    }
+
+    // Columns read by name with the types PgJDBC converts to directly: Spring's DataClassRowMapper
+    // asked for camelCase names and Instant first, and the driver threw a PSQLException for each.
+    private static Product product(ResultSet row, int n) throws SQLException {
+        return new Product(row.getString("sku"), row.getString("name"), row.getBigDecimal("unit_price"),
+                row.getString("currency"), row.getLong("on_hand"));
+    }
+
+    private static Reservation reservation(ResultSet row, int n) throws SQLException {
+        return new Reservation(row.getObject("reservation_id", UUID.class), row.getString("sku"),
+                row.getLong("quantity"), row.getString("idempotency_key"), row.getString("operation_id"),
+                row.getString("step_key"), row.getTimestamp("created_at").toInstant());
+    }
+
+    private static Release release(ResultSet row, int n) throws SQLException {
+        return new Release(row.getObject("release_id", UUID.class), row.getObject("reservation_id", UUID.class),
+                row.getString("sku"), row.getLong("quantity"), row.getString("idempotency_key"),
+                row.getString("operation_id"), row.getString("step_key"), row.getTimestamp("released_at").toInstant());
     }
 }

@@ -27,7 +27,8 @@ class Messages {
                 VALUES (?, ?, ?, ?, ?)
                 RETURNING sent_at""")
                 .params(id, recipient, body, arguments.operationId(), arguments.stepKey())
-                .query(Instant.class)
+                // getObject(1, Instant.class), as query(Instant.class) asks, makes PgJDBC throw first
+                .query((row, n) -> row.getTimestamp(1).toInstant())
                 .single();
         effects.record(SendMessageTool.NAME, arguments, null, id.toString());
         return new SentMessage(id, recipient, sentAt);

@@ -3,6 +3,8 @@ package dev.opledger.tools.payment;
 import dev.opledger.tools.effect.EffectLog;
 import dev.opledger.tools.toolkit.ToolArguments;
 import dev.opledger.tools.toolkit.ToolOutcome;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -39,7 +41,7 @@ class Payments {
                 RETURNING *""")
                 .params(id, request.amount(), request.currency(), request.idempotencyKey().orElse(null),
                         arguments.operationId(), arguments.stepKey())
-                .query(Payment.class)
+                .query(Payments::payment)
                 .single();
         effects.record(CapturePaymentTool.NAME, arguments, request.idempotencyKey().orElse(null), id.toString());
         return payment.asOutcome(false);
@@ -61,14 +63,14 @@ class Payments {
         }
         Optional<Payment> payment = jdbc.sql("SELECT * FROM reference_tools.payment WHERE payment_id = ? FOR UPDATE")
                 .param(request.paymentId())
-                .query(Payment.class)
+                .query(Payments::payment)
                 .optional();
         if (payment.isEmpty()) {
             return new ToolOutcome.Failure("UNKNOWN_PAYMENT", "no payment " + request.paymentId());
         }
         Optional<UUID> refunded = jdbc.sql("SELECT refund_id FROM reference_tools.payment_refund WHERE payment_id = ?")
                 .param(request.paymentId())
-                .query(UUID.class)
+                .query((row, n) -> row.getObject(1, UUID.class))
                 .optional();
         if (refunded.isPresent()) {
             return new ToolOutcome.Failure("ALREADY_REFUNDED", "payment " + request.paymentId()
@@ -82,7 +84,7 @@ class Payments {
                 RETURNING *""")
                 .params(id, request.paymentId(), payment.get().amount(), payment.get().currency(),
                         request.idempotencyKey().orElse(null), arguments.operationId(), arguments.stepKey())
-                .query(Refund.class)
+                .query(Payments::refund)
                 .single();
         effects.record(RefundPaymentTool.NAME, arguments, request.idempotencyKey().orElse(null), id.toString());
         return refund.asOutcome(false);
@@ -95,7 +97,7 @@ class Payments {
                 .listOfRows();
         return jdbc.sql("SELECT * FROM reference_tools.payment_refund WHERE idempotency_key = ?")
                 .param(idempotencyKey)
-                .query(Refund.class)
+                .query(Payments::refund)
                 .optional();
     }
 
@@ -106,7 +108,21 @@ class Payments {
                 .listOfRows();
         return jdbc.sql("SELECT * FROM reference_tools.payment WHERE idempotency_key = ?")
                 .param(idempotencyKey)
-                .query(Payment.class)
+                .query(Payments::payment)
                 .optional();
+    }
+
+    // Columns read by name with the types PgJDBC converts to directly: Spring's DataClassRowMapper
+    // asked for camelCase names and Instant first, and the driver threw a PSQLException for each.
+    private static Payment payment(ResultSet row, int n) throws SQLException {
+        return new Payment(row.getObject("payment_id", UUID.class), row.getBigDecimal("amount"),
+                row.getString("currency"), row.getString("idempotency_key"), row.getString("operation_id"),
+                row.getString("step_key"), row.getTimestamp("captured_at").toInstant());
+    }
+
+    private static Refund refund(ResultSet row, int n) throws SQLException {
+        return new Refund(row.getObject("refund_id", UUID.class), row.getObject("payment_id", UUID.class),
+                row.getBigDecimal("amount"), row.getString("currency"), row.getString("idempotency_key"),
+                row.getString("operation_id"), row.getString("step_key"), row.getTimestamp("refunded_at").toInstant());
     }
 }

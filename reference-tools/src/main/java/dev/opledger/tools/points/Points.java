@@ -2,6 +2,8 @@ package dev.opledger.tools.points;
 
 import dev.opledger.tools.effect.EffectLog;
 import dev.opledger.tools.toolkit.ToolArguments;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -54,14 +56,22 @@ class Points {
                 WHERE account = ? AND operation_id = ? AND step_key = ?
                 ORDER BY applied_at LIMIT 1""")
                 .params(account, operationId, stepKey)
-                .query(Adjustment.class)
+                .query(Points::adjustment)
                 .optional();
         List<Adjustment> recent = jdbc.sql("""
                 SELECT * FROM reference_tools.points_adjustment WHERE account = ?
                 ORDER BY applied_at DESC LIMIT ?""")
                 .params(account, RECENT)
-                .query(Adjustment.class)
+                .query(Points::adjustment)
                 .list();
         return new PointsStatement(account, balance, applied, recent);
+    }
+
+    // Columns read by name with the types PgJDBC converts to directly: Spring's DataClassRowMapper
+    // asked for camelCase names and Instant first, and the driver threw a PSQLException for each.
+    private static Adjustment adjustment(ResultSet row, int n) throws SQLException {
+        return new Adjustment(row.getObject("adjustment_id", UUID.class), row.getString("account"),
+                row.getLong("delta"), row.getString("operation_id"), row.getString("step_key"),
+                row.getTimestamp("applied_at").toInstant());
     }
 }

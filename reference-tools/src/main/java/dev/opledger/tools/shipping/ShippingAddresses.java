@@ -2,6 +2,8 @@ package dev.opledger.tools.shipping;
 
 import dev.opledger.tools.effect.EffectLog;
 import dev.opledger.tools.toolkit.ToolArguments;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -30,7 +32,8 @@ class ShippingAddresses {
                     WHERE s.address IS DISTINCT FROM EXCLUDED.address
                 RETURNING updated_at""")
                 .params(orderId, address, arguments.operationId(), arguments.stepKey())
-                .query(Instant.class)
+                // getObject(1, Instant.class), as query(Instant.class) asks, makes PgJDBC throw first
+                .query(ShippingAddresses::instant)
                 .optional();
         if (changedAt.isPresent()) {
             effects.record(SetShippingAddressTool.NAME, arguments, null, orderId);
@@ -38,8 +41,12 @@ class ShippingAddresses {
         }
         Instant unchangedSince = jdbc.sql("SELECT updated_at FROM reference_tools.shipping_address WHERE order_id = ?")
                 .param(orderId)
-                .query(Instant.class)
+                .query(ShippingAddresses::instant)
                 .single();
         return new AddressSet(orderId, address, false, unchangedSince);
+    }
+
+    private static Instant instant(ResultSet row, int n) throws SQLException {
+        return row.getTimestamp(1).toInstant();
     }
 }
