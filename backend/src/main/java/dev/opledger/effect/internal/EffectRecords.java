@@ -11,6 +11,7 @@ import dev.opledger.outbox.EventType;
 import dev.opledger.outbox.OutboxRow;
 import dev.opledger.outbox.OutboxTrace;
 import java.sql.Timestamp;
+import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.SqlParameterValue;
 import org.springframework.stereotype.Repository;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
@@ -94,12 +96,15 @@ public class EffectRecords {
     /**
      * STARTED for a step with no record yet, with the look-up of the record folded in: inserts
      * only where there is none (fenced as {@link #FENCE_TO_START}), and answers whether it did and
-     * the record that was there before the statement, if any.
+     * the record that was there before the statement, if any. The record is looked up by its
+     * whole key, the operation's id found first: the statement is prepared once per connection
+     * and its generic plan kept, and a join planned while the tables were new (no statistics yet)
+     * read every record of the step, for every call, until the next ANALYZE (issue 13).
      */
     private static final String START_FIRST = FENCE_TO_START + """
             , prior AS (
-              SELECT %s FROM effect_record e JOIN operation o ON o.id = e.operation_ref
-              WHERE o.operation_id = ? AND e.step_key = ?
+              SELECT %s FROM effect_record e
+              WHERE e.operation_ref = (SELECT o.id FROM operation o WHERE o.operation_id = ?) AND e.step_key = ?
             ), changed AS (
               INSERT INTO effect_record (operation_ref, step_key, server, tool, repeat_class, status, idempotency_key,
                                          arguments, argument_digest, calls, started_at)
@@ -147,8 +152,8 @@ public class EffectRecords {
                         row.getString(2) == null ? Optional.empty() : Optional.of(record(row, 1))),
                 effect.fence().operationId().value(), effect.fence().epoch(), effect.operationId().value(),
                 effect.stepKey(), effect.stepKey(), effect.tool().server(), effect.tool().tool(), repeatClass.name(),
-                idempotencyKey, json.writeValueAsString(arguments), argumentDigest,
-                EventType.AgentToolStarted.name(), trace.current());
+                text(idempotencyKey), json.writeValueAsString(arguments), argumentDigest,
+                EventType.AgentToolStarted.name(), text(trace.current()));
     }
 
     private EffectRecord record(java.sql.ResultSet row, int offset) throws java.sql.SQLException {
@@ -310,9 +315,9 @@ public class EffectRecords {
                   RETURNING operation_ref, step_key, server, tool, status, calls
                 )
                 """ + EVENT, effect, passesGuard, effect.stepKey(), argumentDigest, supersedes, effect.stepKey(),
-                effect.stepKey(), effect.tool().server(), effect.tool().tool(), repeatClass.name(), idempotencyKey,
+                effect.stepKey(), effect.tool().server(), effect.tool().tool(), repeatClass.name(), text(idempotencyKey),
                 json.writeValueAsString(arguments), argumentDigest, supersedes, supersedes, supersedes, supersedes,
-                EventType.AgentToolStarted.name(), trace.current());
+                EventType.AgentToolStarted.name(), text(trace.current()));
     }
 
     /** A downstream task a step's call is waiting for: the step's record is STARTED with a handle. */
@@ -406,6 +411,17 @@ public class EffectRecords {
                 (row, n) -> row.getTimestamp(1).toInstant(), operationId.value(), stepKey).stream().findFirst();
     }
 
+    /**
+     * A text parameter that may be null, bound as varchar either way. An untyped null is bound
+     * as "unspecified", and PgJDBC prepares a statement again on the server whenever a
+     * parameter's type changes from the last execution on the connection, so a statement called
+     * with a key for one step and none for the next (a checkout's receipt has no idempotency key)
+     * was parsed and planned anew on every call (issue 13, docs/benchmarks.md).
+     */
+    static SqlParameterValue text(@Nullable String value) {
+        return new SqlParameterValue(Types.VARCHAR, value);
+    }
+
     private static @Nullable Long millis(@Nullable Duration duration) {
         return duration == null ? null : duration.toMillis();
     }
@@ -419,7 +435,7 @@ public class EffectRecords {
                   RETURNING e.operation_ref, e.step_key, e.server, e.tool, e.status, e.calls
                 )
                 """ + EVENT, effect, json.writeValueAsString(result), effect.stepKey(),
-                EventType.AgentToolCompleted.name(), trace.current());
+                EventType.AgentToolCompleted.name(), text(trace.current()));
     }
 
     /**
@@ -433,7 +449,7 @@ public class EffectRecords {
                   FROM fence WHERE e.operation_ref = fence.id AND e.step_key = ? AND e.status <> 'SUCCEEDED'
                   RETURNING e.operation_ref, e.step_key, e.server, e.tool, e.status, e.calls
                 )
-                """ + EVENT, effect, error, effect.stepKey(), EventType.AgentToolFailed.name(), trace.current());
+                """ + EVENT, effect, error, effect.stepKey(), EventType.AgentToolFailed.name(), text(trace.current()));
     }
 
     /**

@@ -4,9 +4,12 @@ import dev.opledger.feed.FeedEntry;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.SubjectId;
 import java.sql.Timestamp;
+import java.sql.Types;
 import java.util.List;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.SqlParameterValue;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -50,8 +53,16 @@ public class FeedEntries {
     }
 
     private static Object[] arguments(String consumer, FeedEvent event) {
+        // tool and step key are null for an operation's own events and set for a tool's: bound as
+        // varchar either way, or PgJDBC prepares the statement again whenever the kind of event
+        // changes from the last one on the connection, and PostgreSQL plans it again (issue 13)
         return new Object[] {consumer, event.eventId(), event.subjectId(), event.operationId(), event.sequence(),
-                event.type(), event.status(), event.tool(), event.stepKey(), Timestamp.from(event.occurredAt())};
+                event.type(), event.status(), text(event.tool()), text(event.stepKey()),
+                Timestamp.from(event.occurredAt())};
+    }
+
+    private static SqlParameterValue text(@Nullable String value) {
+        return new SqlParameterValue(Types.VARCHAR, value);
     }
 
     public List<FeedEntry> recent(SubjectId subject, int limit) {
