@@ -12,7 +12,9 @@ import dev.opledger.operation.SubjectId;
 import dev.opledger.outbox.OutboxTrace;
 import dev.opledger.testing.NodeIntegrationTest;
 import dev.opledger.testing.Operations;
+import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.util.Map;
 import java.util.UUID;
 import javax.sql.DataSource;
@@ -50,7 +52,10 @@ class EffectRecordsPreparedIT {
         var subject = new SubjectId("effect-prepared-" + UUID.randomUUID());
         Fence fence = Operations.lease(lifecycle, "prepared-node",
                 Operations.claim(claims, subject, 1, "checkout", "{}").getFirst()).fence();
-        try (Connection connection = dataSource.getConnection()) {
+        // a physical connection of its own: a pooled one may already hold this statement,
+        // prepared and counted by the tests that ran before this one in the same context
+        var pool = dataSource.unwrap(HikariDataSource.class);
+        try (Connection connection = DriverManager.getConnection(pool.getJdbcUrl(), pool.getUsername(), pool.getPassword())) {
             var jdbc = new JdbcTemplate(new SingleConnectionDataSource(connection, true));
             var records = new EffectRecords(jdbc, json, OutboxTrace.none());
             for (int step = 0; step < STEPS; step++) {
