@@ -189,6 +189,9 @@ final class OutboxRelay implements SmartLifecycle {
                             idle = false;
                             published.increment(p.events().size());
                             p.events().forEach(event -> publishLag.record(RelayBatch.lag(event)));
+                            if (p.events().size() < properties.batchSize() && properties.linger().isPositive()) {
+                                pause(properties.linger());
+                            }
                         }
                     }
                 } catch (KafkaException e) {

@@ -118,7 +118,7 @@ class RelayDeathIT {
         List<OperationId> ids = Operations.claim(claims, new SubjectId("death-" + UUID.randomUUID()), 10);
         // one batch takes the whole backlog, so the batch that dies holds these operations' events
         var oneBatch = new EventsProperties(true, false, properties.topic(), properties.partitions(), properties.source(),
-                properties.transactionalId(), 1_000_000, properties.pollInterval(), properties.relayLease(),
+                properties.transactionalId(), 1_000_000, properties.pollInterval(), properties.linger(), properties.relayLease(),
                 properties.retention(), properties.purgeInterval());
         var died = new AtomicBoolean();
         doomed = EventsConfiguration.relay("relay-doomed", oneBatch, kafka, () -> dyingAfterItsFirstCommit(oneBatch, died),
