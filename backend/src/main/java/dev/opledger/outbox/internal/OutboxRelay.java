@@ -28,6 +28,9 @@ import org.springframework.dao.DataAccessException;
  * renews the election and so writes and flushes a commit, runs only when there are rows or the
  * renewal is due. Fencing is unchanged: every batch still renews under its epoch first, and marks
  * only under it.
+ *
+ * <p>Under load, a batch that was not full is followed by {@code linger}: the rows committed
+ * meanwhile go out together, one Kafka transaction for several state changes instead of one each.
  */
 final class OutboxRelay implements SmartLifecycle {
 
