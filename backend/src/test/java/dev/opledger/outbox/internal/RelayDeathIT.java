@@ -9,7 +9,6 @@ import dev.opledger.operation.SubjectId;
 import dev.opledger.testing.EventsIntegrationTest;
 import dev.opledger.testing.Operations;
 import dev.opledger.testing.TopicReader;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -21,9 +20,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ApplicationContext;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.transaction.PlatformTransactionManager;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -45,6 +44,9 @@ class RelayDeathIT {
     }
 
     @Autowired
+    ApplicationContext node;
+
+    @Autowired
     OutboxRelay nodesRelay;
 
     @Autowired
@@ -55,15 +57,6 @@ class RelayDeathIT {
 
     @Autowired
     JdbcTemplate jdbc;
-
-    @Autowired
-    PlatformTransactionManager transactions;
-
-    @Autowired
-    RelayElection election;
-
-    @Autowired
-    OutboxRows rows;
 
     @Autowired
     JsonMapper json;
@@ -117,18 +110,15 @@ class RelayDeathIT {
     void aRelayKilledAfterKafkasCommitLosesNoEventAndTheConsumerAppliesTheDuplicatesOnce() {
         List<OperationId> ids = Operations.claim(claims, new SubjectId("death-" + UUID.randomUUID()), 10);
         // one batch takes the whole backlog, so the batch that dies holds these operations' events
-        var oneBatch = new EventsProperties(true, false, properties.topic(), properties.partitions(), properties.source(),
-                properties.transactionalId(), 1_000_000, properties.pollInterval(), properties.linger(), properties.relayLease(),
-                properties.retention(), properties.purgeInterval());
+        var relays = TestRelays.of(node);
+        var oneBatch = relays.settings(1_000_000, properties.linger(), properties.relayLease());
         var died = new AtomicBoolean();
-        doomed = EventsConfiguration.relay("relay-doomed", oneBatch, kafka, () -> dyingAfterItsFirstCommit(oneBatch, died),
-                jdbc, transactions, election, rows, json, new SimpleMeterRegistry());
+        doomed = relays.relay("relay-doomed", oneBatch, () -> dyingAfterItsFirstCommit(oneBatch, died));
         doomed.start();
         waiting().atMost(Duration.ofSeconds(20)).untilTrue(died);
         assertThat(count("SELECT count(*) - count(published_at) FROM outbox_event", ids)).isEqualTo(10);
 
-        heir = EventsConfiguration.relay("relay-heir", properties, kafka, jdbc, transactions, election, rows, json,
-                new SimpleMeterRegistry());
+        heir = relays.relay("relay-heir", properties);
         heir.start();
         waiting().atMost(Duration.ofSeconds(20)).until(() -> count("SELECT count(*) - count(published_at) FROM outbox_event",
                 ids) == 0);

@@ -8,7 +8,6 @@ import dev.opledger.operation.OperationId;
 import dev.opledger.operation.SubjectId;
 import dev.opledger.testing.EventsIntegrationTest;
 import dev.opledger.testing.Operations;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,10 +17,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.context.ApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.transaction.PlatformTransactionManager;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code opledger.events.linger}: after a batch that was not full the relay waits, so the rows
@@ -37,28 +34,16 @@ class RelayLingerIT {
     private static final Duration LEASE = Duration.ofSeconds(20);
 
     @Autowired
+    ApplicationContext node;
+
+    @Autowired
     OutboxRelay nodesRelay;
 
     @Autowired
     EventsProperties properties;
 
     @Autowired
-    KafkaProperties kafka;
-
-    @Autowired
     JdbcTemplate jdbc;
-
-    @Autowired
-    PlatformTransactionManager transactions;
-
-    @Autowired
-    RelayElection election;
-
-    @Autowired
-    OutboxRows rows;
-
-    @Autowired
-    JsonMapper json;
 
     @Autowired
     ClaimService claims;
@@ -79,11 +64,8 @@ class RelayLingerIT {
     }
 
     private void startRelay(int batchSize) {
-        var settings = new EventsProperties(true, false, properties.topic(), properties.partitions(), properties.source(),
-                properties.transactionalId(), batchSize, properties.pollInterval(), LINGER, LEASE,
-                properties.retention(), properties.purgeInterval());
-        lingering = EventsConfiguration.relay("relay-lingering", settings, kafka, jdbc, transactions, election, rows, json,
-                new SimpleMeterRegistry());
+        var relays = TestRelays.of(node);
+        lingering = relays.relay("relay-lingering", relays.settings(batchSize, LINGER, LEASE));
         lingering.start();
     }
 
