@@ -38,7 +38,8 @@
 #   BROKER=embedded (the local profile's Kafka broker inside the node's JVM, its threads' CPU told apart
 #   by name) | external (a broker process of its own, bench/relay/RelayBench.java broker, as a deployed
 #   node has: the node's CPU is then the node's alone, the broker's process is measured beside it)
-# Every checkout and open phase also reports the node's resident memory (VmHWM, the peak, and VmRSS
+# Every checkout and open phase also writes the node's CPU per operation by thread
+# (bench/results/threads-STAMP-PHASE-ROUND.txt) and reports the node's resident memory (VmHWM, the peak, and VmRSS
 # at the end of the phase, from /proc).
 set -euo pipefail
 shopt -s inherit_errexit
@@ -120,6 +121,15 @@ broker_ticks() { # an external broker: its whole process
 # that falls per operation with the operations measured; told apart so the path's own CPU can be
 # read without it (issue 13: a third of the node's CPU after a 10 s warm-up, docs/benchmarks.md).
 jit_ticks() { thread_ticks "$1" '^C[12] CompilerThre'; }
+# Every thread of a process: "tid|name|ticks" lines (bench/node-cpu/threads.py reads two of them:
+# the node's CPU per checkout by thread, written beside the phase's results as threads-STAMP-PHASE-ROUND.txt).
+thread_snapshot() {
+  local task comm rest
+  for task in /proc/"$1"/task/*; do
+    comm=$(cat "$task/comm" 2>/dev/null) && rest=$(sed 's/.*) //' "$task/stat" 2>/dev/null) || continue
+    echo "${task##*/}|$comm|$(awk '{print $12 + $13}' <<<"$rest")"
+  done
+}
 # reference-tools' ticks by thread, "jit gc carriers" (issue 13: why its CPU per checkout was 3.1× the
 # DBOS peer's for the same three calls): its JIT compiler's threads; the garbage collector's (and the VM
 # thread's); and the carriers of its virtual threads (ForkJoinPool-N-worker-M), on which every request is
@@ -261,12 +271,13 @@ phase() {
   i1=$(commits "$db"); ti1=$(now); s0=$(commits "$TOOLS_DB"); ri1=$(ticks "$TOOLS_PID"); pi1=$(pg_ticks)
   ts0=$(tool_split)
   if [ "$mode" != claim ]; then pgss_begin "$db" "$TOOLS_DB"; fi
+  thread_snapshot "$NODE_PID" >"$WORK/threads0"
   n0=$(ticks "$NODE_PID"); b0=$(broker_ticks "$NODE_PID"); j0=$(jit_ticks "$NODE_PID"); r0=$(ticks "$TOOLS_PID"); p0=$(pg_ticks); t_go=$(now)
   echo go >&3; exec 3>&-
   wait "$LOAD_PID" || { cat "$WORK/load.out" "$WORK/load.err" >&2; fail "the load driver saw unexpected answers"; }
   LOAD_PID=""
   n1=$(ticks "$NODE_PID"); b1=$(broker_ticks "$NODE_PID"); j1=$(jit_ticks "$NODE_PID"); r1=$(ticks "$TOOLS_PID"); p1=$(pg_ticks); t_end=$(now); rss=$(rss_mb "$NODE_PID")
-  ts1=$(tool_split)
+  ts1=$(tool_split); thread_snapshot "$NODE_PID" >"$WORK/threads1"
   result=$(grep '^RESULT' "$WORK/load.out")
   if [ "$mode" != claim ]; then pgss_statements "$mode-$round" "$(field operations "$result")"; fi
   sleep "$SETTLE"
@@ -287,6 +298,7 @@ phase() {
     echo
   else
     ops=$(field operations "$result")
+    python3 bench/node-cpu/threads.py "$WORK/threads0" "$WORK/threads1" "$ops" >"$OUT/threads-$STAMP-$mode-$round.txt"
     local ends stats rows
     ends=$(psql -Atq -d "$db" -c "SELECT string_agg(status || ':' || n, ',') FROM (SELECT status, count(*) n FROM operation WHERE id > $max_id GROUP BY status) s")
     [ "$ends" = "SUCCEEDED:$ops" ] || fail "the measured operations ended $ends, the driver counted $ops"
