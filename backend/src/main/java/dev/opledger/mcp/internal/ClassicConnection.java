@@ -142,7 +142,8 @@ final class ClassicConnection implements McpConnection {
                 + (url.getRawQuery() == null ? "" : "?" + url.getRawQuery());
         var builder = HttpClientStreamableHttpTransport.builder(url.resolve("/").toString())
                 .endpoint(endpoint)
-                .connectTimeout(Connector.connectTimeout(server));
+                .connectTimeout(Connector.connectTimeout(server))
+                .customizeClient(McpHttpClients::configure);
         if (!server.headers().isEmpty()) {
             builder.httpRequestCustomizer(
                     (request, method, uri, body, context) -> server.headers().forEach(request::header));

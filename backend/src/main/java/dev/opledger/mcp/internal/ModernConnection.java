@@ -128,7 +128,8 @@ final class ModernConnection implements McpConnection {
     }
 
     private static McpClientTransport http(McpProperties.Server server) {
-        var builder = HttpClientMcpTransport.builder(server.url()).connectTimeout(Connector.connectTimeout(server));
+        var builder = HttpClientMcpTransport.builder(server.url()).connectTimeout(Connector.connectTimeout(server))
+                .customizeClient(McpHttpClients::configure);
         if (!server.headers().isEmpty()) {
             builder.requestCustomizer(McpHttpRequestCustomizer.fromSync(
                     (request, headers, context) -> server.headers().forEach(headers::set)));
