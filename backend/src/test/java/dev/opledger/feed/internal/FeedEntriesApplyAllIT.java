@@ -1,0 +1,142 @@
+package dev.opledger.feed.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.opledger.testing.NodeIntegrationTest;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * A poll's entries written in one statement of arrays ({@link FeedEntries#applyAll}) are the
+ * entries the one-event statement ({@link FeedEntries#apply}) writes, field for field, for generated
+ * events (seeded, so a failure reproduces): text with quotes, backslashes, braces, commas, NULL
+ * spelled out and any other character PostgreSQL's text holds, null tools and step keys, instants
+ * to the microsecond; each event once however often the poll brings it or an earlier poll did, in
+ * the poll's order.
+ */
+@NodeIntegrationTest
+class FeedEntriesApplyAllIT {
+
+    private static final long SEED = 1304;
+    private static final int POLLS = 60;
+    /** What array literals and their parsers treat specially, among other characters. */
+    private static final String AWKWARD = "\"\\{},; \t\nNULLnull'()[]=:é€😀\u00a0\u2028";
+
+    @Autowired
+    FeedEntries entries;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    @Test
+    void aPollsEntriesAreTheOneEventStatementsFieldForFieldEachOnceInThePollsOrder() {
+        var random = new Random(SEED);
+        String oneByOne = "apply-all-it-one-" + UUID.randomUUID();
+        String together = "apply-all-it-all-" + UUID.randomUUID();
+        List<FeedEvent> earlier = new ArrayList<>();
+        for (int p = 0; p < POLLS; p++) {
+            List<FeedEvent> fresh = new ArrayList<>();
+            for (int i = 1 + random.nextInt(40); i > 0; i--) {
+                fresh.add(event(random));
+            }
+            // the poll: new events, some of them twice, some events of earlier polls again, shuffled
+            List<FeedEvent> poll = new ArrayList<>(fresh);
+            for (int i = random.nextInt(4); i > 0; i--) {
+                poll.add(fresh.get(random.nextInt(fresh.size())));
+            }
+            for (int i = earlier.isEmpty() ? 0 : random.nextInt(3); i > 0; i--) {
+                poll.add(earlier.get(random.nextInt(earlier.size())));
+            }
+            Collections.shuffle(poll, random);
+            List<FeedEvent> firstTimes = poll.stream().filter(event -> !earlier.contains(event)).distinct().toList();
+
+            int written = entries.applyAll(together, poll);
+            for (FeedEvent event : poll) {
+                entries.apply(oneByOne, event);
+            }
+
+            assertThat(written).isEqualTo(firstTimes.size());
+            List<Map<String, Object>> rows = jdbc.queryForList("""
+                    SELECT event_id, subject_id, operation_id, sequence, type, status, tool, step_key, occurred_at, id
+                    FROM activity_feed_entry WHERE event_id::text = ANY (?) ORDER BY id""",
+                    (Object) ids(firstTimes));
+            // the one-statement entries came first (written first), in the poll's order of first appearance,
+            // then the one-by-one ones, the same values
+            assertThat(rows).hasSize(2 * firstTimes.size());
+            List<List<Object>> all = rows.stream().map(FeedEntriesApplyAllIT::values).toList();
+            assertThat(all.subList(0, firstTimes.size())).isEqualTo(all.subList(firstTimes.size(), all.size()));
+            assertThat(all.subList(0, firstTimes.size())).extracting(values -> values.getFirst())
+                    .containsExactlyElementsOf(firstTimes.stream().map(FeedEvent::eventId).toList());
+            assertThat(rows.getFirst().get("occurred_at")).isNotNull();
+            earlier.addAll(fresh);
+        }
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM consumed_event WHERE consumer = ?", Long.class, together))
+                .isEqualTo(earlier.size());
+    }
+
+    @Test
+    void aPollOfOnlyEventsAppliedBeforeWritesNothing() {
+        var random = new Random(SEED + 1);
+        String consumer = "apply-all-it-again-" + UUID.randomUUID();
+        List<FeedEvent> poll = List.of(event(random), event(random), event(random));
+        assertThat(entries.applyAll(consumer, poll)).isEqualTo(3);
+
+        assertThat(entries.applyAll(consumer, poll)).isZero();
+        assertThat(entries.applyAll(consumer, List.of())).isZero();
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM activity_feed_entry WHERE event_id::text = ANY (?)", Long.class,
+                (Object) ids(poll))).isEqualTo(3);
+    }
+
+    private static String[] ids(List<FeedEvent> events) {
+        return events.stream().map(event -> event.eventId().toString()).toArray(String[]::new);
+    }
+
+    private static List<Object> values(Map<String, Object> row) {
+        List<Object> values = new ArrayList<>(row.values());
+        values.removeLast(); // the id
+        return values;
+    }
+
+    private static FeedEvent event(Random random) {
+        boolean tool = random.nextBoolean();
+        // whole microseconds, as PostgreSQL keeps them and as the relay's events carry them
+        Instant occurredAt = Instant.parse("2026-01-01T00:00:00Z")
+                .plus(random.nextLong(400L * 24 * 3600 * 1_000_000), ChronoUnit.MICROS);
+        return new FeedEvent(UUID.randomUUID(), UUID.randomUUID(), text(random, 1), 1 + random.nextInt(1000),
+                text(random, 1), text(random, 1), tool ? text(random, 0) : null, tool ? nullable(random) : null, occurredAt);
+    }
+
+    private static @Nullable String nullable(Random random) {
+        return random.nextInt(5) == 0 ? null : text(random, 0);
+    }
+
+    /** At least {@code least} characters: awkward ones, ASCII, and any code point but NUL (text cannot hold it). */
+    private static String text(Random random, int least) {
+        var text = new StringBuilder();
+        for (int i = least + random.nextInt(12); i > 0; i--) {
+            switch (random.nextInt(3)) {
+                case 0 -> text.appendCodePoint(AWKWARD.codePointAt(AWKWARD.offsetByCodePoints(0,
+                        random.nextInt(AWKWARD.codePointCount(0, AWKWARD.length())))));
+                case 1 -> text.append((char) (' ' + random.nextInt(95)));
+                default -> {
+                    int codePoint;
+                    do {
+                        codePoint = 1 + random.nextInt(0x10FFFF);
+                    } while (codePoint >= 0xD800 && codePoint <= 0xDFFF);
+                    text.appendCodePoint(codePoint);
+                }
+            }
+        }
+        return text.toString();
+    }
+}
