@@ -12,8 +12,8 @@ import java.net.http.HttpClient;
  * SDK's transports only parse the body and pass the messages on, the caller waits for them on its
  * own (virtual) thread, and the client completes {@code sendAsync}'s future on the common pool, not
  * on the selector thread. Measured in the checkout benchmark (issue 13, docs/benchmarks.md
- * "The MCP client's executor"): the node's CPU per checkout 0.8–1.2 ms lower, the MCP client's own
- * threads 0.6–0.8 ms lower, 14–19 % more checkouts a second, in each of three alternated pairs;
+ * "The MCP client's executor"): the node's CPU per checkout less its JIT 1.1–2.1 ms lower, the MCP
+ * client's own threads 0.6–0.9 ms lower, 12–19 % more checkouts a second, in each of three alternated pairs;
  * an executor of virtual threads did less well.
  */
 final class McpHttpClients {
