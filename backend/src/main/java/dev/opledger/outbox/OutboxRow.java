@@ -4,7 +4,10 @@ package dev.opledger.outbox;
  * How a statement that changes an operation's state writes its event: it increments
  * {@code operation.event_sequence} on the row it changes (or, for an effect, on the operation's
  * row) and ends with {@link #INSERT} selecting from that change, so the event commits with the
- * change or not at all, numbered without gaps in commit order. The SELECT's last column is the
+ * change or not at all, numbered without gaps in commit order. Selecting from the change also
+ * means the statement has a transaction id before the row takes its id, which the relay's
+ * watermark relies on ({@code OutboxRows.advanceWatermark}): a statement must not insert an event
+ * before it has written something else. The SELECT's last column is the
  * trace context, {@code trace.context}, from {@link #TRACE} joined last in its FROM: the
  * statement's last parameter, {@link OutboxTrace#current()}.
  */

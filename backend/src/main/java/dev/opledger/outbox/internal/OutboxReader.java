@@ -20,19 +20,36 @@ import org.springframework.stereotype.Repository;
 
 /**
  * The console's reads of the outbox, each one statement (one snapshot) through the changeset's
- * indexes: an operation's rows by {@code (operation_ref, sequence)}, the backlog by the partial
- * index of unpublished rows, the publish rate and the last publication by the index of published
- * rows.
+ * indexes: an operation's rows by {@code (operation_ref, sequence)}; the overview after it has
+ * read the relay's watermark (a lower bound whenever it is read, as it only grows), the backlog
+ * from the watermark on by the primary key, the publish rate and the last publication from the
+ * relay's record of its batches (outbox_publication, by its time).
  */
 @Repository
 public class OutboxReader {
 
+    /** The overview in one statement: the watermark ({@link OutboxRows#UNPUBLISHED}, bound as a value). */
+    static final String OVERVIEW = """
+            WITH unpublished AS (SELECT occurred_at FROM outbox_event WHERE %s)
+            SELECT now() AS at,
+                   (SELECT count(*) FROM unpublished) AS backlog,
+                   (SELECT min(occurred_at) FROM unpublished) AS oldest_unpublished,
+                   (SELECT coalesce(sum(events), 0) FROM outbox_publication
+                    WHERE published_at > now() - interval '1 minute') AS published_last_minute,
+                   (SELECT max(published_at) FROM outbox_publication) AS last_published,
+                   r.holder, r.epoch, r.expires_at > now() AS current,
+                   CASE WHEN r.expires_at = '-infinity' THEN NULL ELSE r.expires_at END AS expires_at
+            FROM (SELECT 1) AS one LEFT JOIN outbox_relay r ON r.name = 'relay' AND r.holder IS NOT NULL
+            """.formatted(OutboxRows.UNPUBLISHED);
+
     private final JdbcTemplate jdbc;
+    private final OutboxRows rows;
     private final EventsProperties properties;
     private final ObjectProvider<OutboxRelay> localRelay;
 
-    OutboxReader(JdbcTemplate jdbc, EventsProperties properties, ObjectProvider<OutboxRelay> localRelay) {
+    OutboxReader(JdbcTemplate jdbc, OutboxRows rows, EventsProperties properties, ObjectProvider<OutboxRelay> localRelay) {
         this.jdbc = jdbc;
+        this.rows = rows;
         this.properties = properties;
         this.localRelay = localRelay;
     }
@@ -63,19 +80,9 @@ public class OutboxReader {
 
     public OutboxOverview overview() {
         String local = localRelay.stream().map(OutboxRelay::node).findFirst().orElse(null);
-        return jdbc.queryForObject("""
-                SELECT now() AS at,
-                       (SELECT count(*) FROM outbox_event WHERE published_at IS NULL) AS backlog,
-                       (SELECT min(occurred_at) FROM outbox_event WHERE published_at IS NULL) AS oldest_unpublished,
-                       (SELECT count(*) FROM outbox_event WHERE published_at > now() - interval '1 minute')
-                           AS published_last_minute,
-                       (SELECT max(published_at) FROM outbox_event WHERE published_at IS NOT NULL) AS last_published,
-                       r.holder, r.epoch, r.expires_at > now() AS current,
-                       CASE WHEN r.expires_at = '-infinity' THEN NULL ELSE r.expires_at END AS expires_at
-                FROM (SELECT 1) AS one LEFT JOIN outbox_relay r ON r.name = 'relay' AND r.holder IS NOT NULL
-                """, (row, n) -> new OutboxOverview(instant(row, "at"), row.getLong("backlog"),
+        return jdbc.queryForObject(OVERVIEW, (row, n) -> new OutboxOverview(instant(row, "at"), row.getLong("backlog"),
                         instantOrNull(row, "oldest_unpublished"), row.getLong("published_last_minute"),
-                        instantOrNull(row, "last_published"), relay(row), local));
+                        instantOrNull(row, "last_published"), relay(row), local), rows.publishedBelow());
     }
 
     private static OperationEvent event(ResultSet row) throws SQLException {

@@ -23,7 +23,7 @@ import org.springframework.dao.DataAccessException;
  * about 1.25 leases of the holder's death.
  *
  * <p>Idle, the elected relay writes nothing: every {@code poll-interval} it only reads whether
- * any row is unpublished (a read-only statement on the unpublished rows' partial index), and it
+ * any row is unpublished (a read-only statement from the watermark on), and it
  * renews the election by itself only every {@code relay-lease / 4}. A batch transaction, which
  * renews the election and so writes and flushes a commit, runs only when there are rows or the
  * renewal is due. Fencing is unchanged: every batch still renews under its epoch first, and marks

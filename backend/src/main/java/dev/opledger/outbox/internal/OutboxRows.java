@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
@@ -14,72 +15,180 @@ import org.springframework.stereotype.Repository;
 @Repository
 class OutboxRows {
 
+    /**
+     * The rows the relay has to look at: unpublished, from the watermark on ({@link
+     * #advanceWatermark}). The watermark is bound as a value, read first, never as a subquery:
+     * PostgreSQL plans a subquery's value as unknown and guesses {@code id >= unknown} at a third
+     * of the table, which with few unpublished rows in its statistics makes a sequential scan of
+     * the whole outbox the cheaper plan. With the value it sees how few ids lie above it and walks
+     * the primary key; its plan cache keeps such custom plans, the generic one being far dearer
+     * ({@code OutboxRelayPlansIT} checks the plans on a large outbox).
+     */
+    static final String UNPUBLISHED = "id >= ? AND published_at IS NULL";
+
+    static final String UNPUBLISHED_ROWS = """
+            SELECT id, operation_ref, event_id, operation_id, subject_id, sequence, type, status, tool, step_key,
+                   occurred_at, payload::text AS payload, trace_context
+            FROM outbox_event WHERE %s ORDER BY id LIMIT ?
+            """.formatted(UNPUBLISHED);
+
+    static final String ANY_UNPUBLISHED = "SELECT EXISTS (SELECT 1 FROM outbox_event WHERE " + UNPUBLISHED + ")";
+
+    static final String BACKLOG = "SELECT count(*) FROM outbox_event WHERE " + UNPUBLISHED;
+
+    static final String LAG = "SELECT coalesce(extract(epoch FROM now() - min(occurred_at)), 0)::float8 FROM outbox_event WHERE "
+            + UNPUBLISHED;
+
     private final JdbcTemplate jdbc;
+    // the highest watermark read as committed: a lower bound for good, as the watermark only grows
+    private final AtomicLong knownPublishedBelow = new AtomicLong();
 
     OutboxRows(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
     }
 
+    /** The watermark as committed: every row below it is published, or never committed. */
+    long publishedBelow() {
+        Long below = jdbc.queryForObject("SELECT published_below FROM outbox_relay WHERE name = 'relay'", Long.class);
+        long value = below == null ? 1 : below;
+        knownPublishedBelow.accumulateAndGet(value, Math::max);
+        return value;
+    }
+
     /**
-     * Up to {@code max} unpublished rows, locked until the caller's transaction ends, sorted by
-     * operation and sequence. Within an operation ids follow sequences (a row is inserted while
-     * its operation's row is locked), and rows are found by {@code published_at IS NULL}, not by
-     * an id watermark, so a row that commits after a later id was published is not skipped.
+     * Up to {@code max} unpublished rows from the watermark on, sorted by operation and sequence.
+     * Within an operation ids follow sequences (a row is inserted while its operation's row is
+     * locked). The rows are not locked: only the elected relay reads them to publish, and its
+     * batch holds the election's row lock ({@link RelayElection#renew}), so no other batch runs
+     * until it ends; a row lock would only cost a WAL record per row.
      */
-    List<OutboxEvent> lockUnpublished(int max) {
-        return jdbc.query("""
-                SELECT id, operation_ref, event_id, operation_id, subject_id, sequence, type, status, tool, step_key,
-                       occurred_at, payload::text AS payload, trace_context
-                FROM outbox_event WHERE published_at IS NULL ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED
-                """, (row, n) -> new OutboxEvent(row.getLong("id"), row.getLong("operation_ref"),
+    List<OutboxEvent> unpublished(int max) {
+        return jdbc.query(UNPUBLISHED_ROWS, (row, n) -> new OutboxEvent(row.getLong("id"), row.getLong("operation_ref"),
                         row.getObject("event_id", UUID.class), row.getObject("operation_id", UUID.class),
                         row.getString("subject_id"), row.getInt("sequence"), row.getString("type"), row.getString("status"),
                         row.getString("tool"), row.getString("step_key"), row.getTimestamp("occurred_at").toInstant(),
-                        row.getString("payload"), row.getString("trace_context")), max)
+                        row.getString("payload"), row.getString("trace_context")), publishedBelow(), max)
                 .stream()
                 .sorted(Comparator.comparingLong(OutboxEvent::operationRef).thenComparingInt(OutboxEvent::sequence))
                 .toList();
     }
 
     /**
-     * Marks rows published, only for the relay elected in {@code epoch}: a relay that lost the
-     * election (another node's epoch is higher) marks nothing. Returns the rows marked.
+     * Marks rows published and records the batch in outbox_publication, only for the relay
+     * elected in {@code epoch}: a relay that lost the election (another node's epoch is higher)
+     * marks nothing. No index uses published_at, so each mark is a HOT update: the row's new
+     * version stays on its page and no index entry is written. Returns the rows marked.
      */
     int markPublished(Collection<Long> ids, long epoch) {
         return jdbc.execute((ConnectionCallback<Integer>) connection -> {
             Array array = connection.createArrayOf("bigint", ids.toArray());
-            try (var statement = connection.prepareStatement("UPDATE outbox_event SET published_at = now() "
-                    + "WHERE id = ANY(?) AND published_at IS NULL "
-                    + "AND EXISTS (SELECT 1 FROM outbox_relay WHERE name = 'relay' AND epoch = ?)")) {
+            try (var statement = connection.prepareStatement("""
+                    WITH marked AS (
+                      UPDATE outbox_event SET published_at = now()
+                      WHERE id = ANY(?) AND published_at IS NULL
+                        AND EXISTS (SELECT 1 FROM outbox_relay WHERE name = 'relay' AND epoch = ?)
+                      RETURNING id
+                    )
+                    INSERT INTO outbox_publication (epoch, events, first_id, last_id)
+                    SELECT ?, count(*), min(id), max(id) FROM marked HAVING count(*) > 0
+                    RETURNING events
+                    """)) {
                 statement.setArray(1, array);
                 statement.setLong(2, epoch);
-                return statement.executeUpdate();
+                statement.setLong(3, epoch);
+                try (var result = statement.executeQuery()) {
+                    return result.next() ? result.getInt(1) : 0;
+                }
             }
         });
     }
 
-    /** Deletes up to {@code max} rows published more than {@code retention} ago; returns how many. */
-    int purge(Duration retention, int max) {
-        return jdbc.update("DELETE FROM outbox_event WHERE id IN (SELECT id FROM outbox_event "
-                + "WHERE published_at < now() - ?::interval ORDER BY published_at LIMIT ?)",
-                retention.toMillis() + " milliseconds", max);
+    /** The statement of {@link #advanceWatermark}: the epoch, twice. */
+    static final String ADVANCE = """
+            WITH relay AS (
+              SELECT published_below AS w, horizon_id AS h, horizon_xid AS x,
+                     horizon_xid IS NOT NULL AND pg_snapshot_xmin(pg_current_snapshot()) > horizon_xid AS settled
+              FROM outbox_relay WHERE name = 'relay' AND epoch = ?
+            ), next AS (
+              SELECT CASE WHEN settled THEN greatest(w, coalesce(
+                         (SELECT min(e.id) FROM outbox_event e WHERE e.id >= w AND e.id <= h AND e.published_at IS NULL),
+                         h + 1))
+                     ELSE w END AS w,
+                     h, x, settled
+              FROM relay
+            )
+            UPDATE outbox_relay r SET
+              published_below = n.w,
+              horizon_id = CASE WHEN n.h IS NULL OR n.settled
+                                THEN greatest(n.w - 1, (SELECT max(id) FROM outbox_event)) ELSE n.h END,
+              horizon_xid = CASE WHEN n.h IS NULL OR n.settled THEN NULL
+                                 WHEN n.x IS NULL THEN pg_current_xact_id() ELSE n.x END
+            FROM next n WHERE r.name = 'relay' AND r.epoch = ?
+            """;
+
+    /**
+     * Moves the watermark on, in the elected relay's batch transaction (after its marks), under
+     * {@code epoch}. The watermark {@code published_below} may pass an id only when no row at or
+     * below it can still commit unpublished. Ids come from a sequence, so a row with a low id can
+     * commit after rows with higher ids were published: the watermark never passes the highest
+     * id an earlier batch saw (the horizon) before every transaction that could have taken a
+     * lower id has ended. Every statement that writes an event takes a transaction id before it
+     * takes the row's id (it writes the operation's row first, {@code OutboxRow}), and a row
+     * visible to a snapshot had its id before that snapshot, so every writer of a row up to the
+     * horizon had its transaction id before the batch that read the horizon ended. The next
+     * batch's own transaction id is newer than all of them: once no transaction older than it is
+     * running ({@code pg_snapshot_xmin}), the rows up to the horizon are all committed or never
+     * will be, and the watermark moves to the lowest of them still unpublished (or past the
+     * horizon), and a new horizon is read. Three batches a step: read the horizon, take the
+     * transaction id, settle. A transaction that takes an id and stays open holds the watermark
+     * back (never past its row) until it ends; meanwhile the relay reads from the old watermark.
+     */
+    void advanceWatermark(long epoch) {
+        jdbc.update(ADVANCE, epoch, epoch);
     }
 
-    /** Whether any row is unpublished: the idle relay's poll, read-only, on the unpublished rows' index. */
+    /** The statement of {@link #purge}: the retention as an interval, how many batches at most, the retention again. */
+    static final String PURGE = """
+            WITH due AS (
+              DELETE FROM outbox_publication WHERE id IN (
+                SELECT id FROM outbox_publication WHERE published_at < now() - ?::interval ORDER BY published_at LIMIT ?)
+              RETURNING first_id, last_id
+            ), purged AS (  -- run to completion though nothing reads it, as every writing WITH is
+              DELETE FROM outbox_event e USING due
+              WHERE e.id BETWEEN due.first_id AND due.last_id AND e.published_at < now() - ?::interval
+              RETURNING e.id
+            )
+            SELECT count(*)::int FROM due
+            """;
+
+    /**
+     * Deletes the rows of up to {@code max} batches published more than {@code retention} ago, and
+     * those batches' records; returns how many batches. A batch's rows lie between its first and
+     * last id (rows of other batches between them are kept by their own publication time).
+     */
+    int purge(Duration retention, int max) {
+        String age = retention.toMillis() + " milliseconds";
+        Integer purged = jdbc.queryForObject(PURGE, Integer.class, age, max, age);
+        return purged == null ? 0 : purged;
+    }
+
+    /**
+     * Whether any row is unpublished: the idle relay's poll, read-only, from the highest watermark
+     * this node has read (none read yet: the committed one).
+     */
     boolean anyUnpublished() {
-        return Boolean.TRUE.equals(jdbc.queryForObject(
-                "SELECT EXISTS (SELECT 1 FROM outbox_event WHERE published_at IS NULL)", Boolean.class));
+        long from = knownPublishedBelow.get();
+        return Boolean.TRUE.equals(jdbc.queryForObject(ANY_UNPUBLISHED, Boolean.class, from > 0 ? from : publishedBelow()));
     }
 
     long backlog() {
-        Long count = jdbc.queryForObject("SELECT count(*) FROM outbox_event WHERE published_at IS NULL", Long.class);
+        Long count = jdbc.queryForObject(BACKLOG, Long.class, publishedBelow());
         return count == null ? 0 : count;
     }
 
     /** Seconds since the oldest unpublished event occurred; 0 with none. */
     double lagSeconds() {
-        Double lag = jdbc.queryForObject("SELECT coalesce(extract(epoch FROM now() - min(occurred_at)), 0)::float8 "
-                + "FROM outbox_event WHERE published_at IS NULL", Double.class);
+        Double lag = jdbc.queryForObject(LAG, Double.class, publishedBelow());
         return lag == null ? 0 : lag;
     }
 }

@@ -15,8 +15,9 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * One batch of the elected relay, in one database transaction: renew the election (which locks
- * its row: no takeover until this transaction ends), lock the next unpublished rows, publish them
- * in one Kafka transaction, mark them published under the epoch. If anything fails the database
+ * its row: no takeover until this transaction ends, and no other batch), read the next unpublished
+ * rows from the watermark, publish them in one Kafka transaction, mark them published under the
+ * epoch, move the watermark on. If anything fails the database
  * transaction rolls back and the rows stay unpublished; if Kafka committed before that, the
  * events are published again by the next batch (consumers dedupe on eventId).
  */
@@ -60,12 +61,12 @@ final class RelayBatch {
             // A relay stalled in the middle of a batch (GC pause, SIGSTOP) would hold the election's
             // row lock: PostgreSQL ends its session after the lease, so another node can take over.
             jdbc.execute("SET LOCAL idle_in_transaction_session_timeout = " + properties.relayLease().toMillis());
-            List<OutboxEvent> events = rows.lockUnpublished(properties.batchSize());
-            if (events.isEmpty()) {
-                return new Result.Published(events);
+            List<OutboxEvent> events = rows.unpublished(properties.batchSize());
+            if (!events.isEmpty()) {
+                publish(producer, events);
+                rows.markPublished(events.stream().map(OutboxEvent::id).toList(), epoch);
             }
-            publish(producer, events);
-            rows.markPublished(events.stream().map(OutboxEvent::id).toList(), epoch);
+            rows.advanceWatermark(epoch);
             return new Result.Published(events);
         });
     }

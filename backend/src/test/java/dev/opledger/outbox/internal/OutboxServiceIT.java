@@ -149,8 +149,12 @@ class OutboxServiceIT {
         awaitEverythingPublished();
         nodesRelay.stop();
         lifecycle.lease("outbox-it", 1000, Duration.ofMinutes(10));
+        // as if published one retention and an hour ago: the row and the records of the batches around it
+        String age = properties.retention().plusHours(1).toMillis() + " milliseconds";
         jdbc.update("UPDATE outbox_event SET published_at = now() - ?::interval WHERE operation_id = ? AND sequence = 1",
-                properties.retention().plusHours(1).toMillis() + " milliseconds", operationId.value());
+                age, operationId.value());
+        jdbc.update("UPDATE outbox_publication SET published_at = now() - ?::interval WHERE (SELECT id FROM outbox_event "
+                + "WHERE operation_id = ? AND sequence = 1) BETWEEN first_id AND last_id", age, operationId.value());
         assertThat(rows.purge(properties.retention(), 1000)).isGreaterThanOrEqualTo(1);
 
         OperationEvents events = outbox.events(operationId).orElseThrow();

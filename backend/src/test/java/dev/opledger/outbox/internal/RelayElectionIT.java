@@ -196,8 +196,13 @@ class RelayElectionIT {
     void theElectedRelayPurgesRowsPublishedLongerAgoThanTheRetention() {
         List<OperationId> old = claim(2);
         List<OperationId> recent = claim(1);
+        // as if a relay had published them one retention and an hour ago: the rows and the batch's record
+        String age = properties.retention().plusHours(1).toMillis() + " milliseconds";
         jdbc.update("UPDATE outbox_event SET published_at = now() - ?::interval WHERE operation_id IN (?, ?)",
-                properties.retention().plusHours(1).toMillis() + " milliseconds", old.get(0).value(), old.get(1).value());
+                age, old.get(0).value(), old.get(1).value());
+        jdbc.update("INSERT INTO outbox_publication (epoch, events, first_id, last_id, published_at) "
+                + "SELECT 0, count(*), min(id), max(id), now() - ?::interval FROM outbox_event WHERE operation_id IN (?, ?)",
+                age, old.get(0).value(), old.get(1).value());
 
         start("relay-purge");
 
