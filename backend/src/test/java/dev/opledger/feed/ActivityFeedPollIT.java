@@ -123,8 +123,9 @@ class ActivityFeedPollIT {
         return events.stream().map(event -> event.operationId() + " " + event.sequence() + " " + event.eventId()).toList();
     }
 
+    /** The events' entries, by eventId (the feed's dedup record): each event's at most once. */
     private long consumed(List<Event> events) {
-        return jdbc.queryForObject("SELECT count(*) FROM consumed_event WHERE consumer = 'activity-feed' AND event_id::text = ANY (?)",
+        return jdbc.queryForObject("SELECT count(*) FROM activity_feed_entry WHERE event_id::text = ANY (?)",
                 Long.class, (Object) events.stream().map(event -> event.eventId().toString()).toArray(String[]::new));
     }
 

@@ -12,8 +12,6 @@ import java.util.TreeMap;
 /** What the nodes of one database committed to their outbox, the relay's election and the activity feed. */
 final class Outbox {
 
-    /** The activity feed's name in {@code consumed_event} (FeedConsumer.CONSUMER). */
-    static final String FEED = "activity-feed";
     private static final String AT_REST = "'SUCCEEDED', 'FAILED', 'NEEDS_REVIEW', 'AWAITING_APPROVAL', 'CANCELLED'";
 
     /** One outbox row. */
@@ -97,9 +95,9 @@ final class Outbox {
         return count("SELECT epoch FROM outbox_relay WHERE name = 'relay'");
     }
 
-    /** The events the activity feed recorded as consumed. */
+    /** The events the activity feed recorded as consumed: its entries, unique by eventId (its dedup record). */
     long consumedByTheFeed() throws SQLException {
-        return count("SELECT count(*) FROM consumed_event WHERE consumer = ?", FEED);
+        return count("SELECT count(DISTINCT event_id) FROM activity_feed_entry");
     }
 
     /** The feed's entries, one eventId per entry (a redelivered event applied again would show twice). */

@@ -36,7 +36,6 @@ import org.springframework.context.SmartLifecycle;
  */
 final class FeedConsumer implements SmartLifecycle {
 
-    static final String CONSUMER = "activity-feed";
     private static final Duration RETRY_PAUSE = Duration.ofSeconds(1);
     private static final Logger log = LoggerFactory.getLogger(FeedConsumer.class);
 
@@ -154,7 +153,7 @@ final class FeedConsumer implements SmartLifecycle {
             return true;
         }
         try {
-            entries.applyAll(CONSUMER, all);
+            entries.applyAll(all);
         } catch (RuntimeException e) {
             log.warn("activity feed: cannot apply {} records yet ({}); reading them again", all.size(), e.toString());
             for (TopicPartition partition : records.partitions()) {
@@ -194,7 +193,7 @@ final class FeedConsumer implements SmartLifecycle {
             deadLetter(record, e.getMessage());
             return;
         }
-        entries.apply(CONSUMER, event);
+        entries.apply(event);
     }
 
     /** Sends the record on, unchanged, with why and where from; waits, so the offset is committed only after. */

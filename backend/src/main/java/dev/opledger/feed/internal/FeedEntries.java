@@ -14,22 +14,21 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.SqlParameterValue;
 import org.springframework.stereotype.Repository;
 
-/** The feed's tables: its dedup record and its entries. */
+/** The feed's entries, one per event (its own dedup record). */
 @Repository
 public class FeedEntries {
 
+    /** An event's entry, unless the event has one already: the entry is the feed's dedup record (unique by eventId). */
     private static final String APPLY = """
-            WITH first AS (
-              INSERT INTO consumed_event (consumer, event_id) VALUES (?, ?) ON CONFLICT DO NOTHING RETURNING event_id
-            )
             INSERT INTO activity_feed_entry (subject_id, operation_id, event_id, sequence, type, status, tool,
                                              step_key, occurred_at)
-            SELECT ?, ?, event_id, ?, ?, ?, ?, ?, ? FROM first
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (event_id) DO NOTHING
             """;
 
     /**
      * {@link #APPLY} for a whole poll in one statement: the events come as one array per column,
-     * a redelivered event (already in consumed_event, or twice in the poll) gets no second entry,
+     * a redelivered event (its entry written before, or twice in the poll) gets no second entry,
      * and the entries are numbered in the poll's order.
      */
     private static final String APPLY_ALL = """
@@ -40,15 +39,12 @@ public class FeedEntries {
                    WITH ORDINALITY AS e(event_id, subject_id, operation_id, sequence, type, status, tool, step_key,
                                         occurred_at, arrival)
               ORDER BY event_id, arrival
-            ), first AS (
-              INSERT INTO consumed_event (consumer, event_id) SELECT ?, event_id FROM incoming
-              ON CONFLICT DO NOTHING RETURNING event_id
             )
             INSERT INTO activity_feed_entry (subject_id, operation_id, event_id, sequence, type, status, tool,
                                              step_key, occurred_at)
-            SELECT i.subject_id, i.operation_id, i.event_id, i.sequence, i.type, i.status, i.tool, i.step_key,
-                   i.occurred_at
-            FROM incoming i JOIN first f ON f.event_id = i.event_id ORDER BY i.arrival
+            SELECT subject_id, operation_id, event_id, sequence, type, status, tool, step_key, occurred_at
+            FROM incoming ORDER BY arrival
+            ON CONFLICT (event_id) DO NOTHING
             """;
 
     private final JdbcTemplate jdbc;
@@ -57,12 +53,9 @@ public class FeedEntries {
         this.jdbc = jdbc;
     }
 
-    /**
-     * The event's entry, in one statement with the consumer's record of having applied it:
-     * false (and nothing written) when {@code consumer} applied this eventId before.
-     */
-    boolean apply(String consumer, FeedEvent event) {
-        return jdbc.update(APPLY, arguments(consumer, event)) == 1;
+    /** The event's entry: false (and nothing written) when the event has its entry already. */
+    boolean apply(FeedEvent event) {
+        return jdbc.update(APPLY, arguments(event)) == 1;
     }
 
     /**
@@ -70,7 +63,7 @@ public class FeedEntries {
      * records instead of one each, and one statement instead of one each (issue 13); all or none
      * of them when it fails. Returns how many entries were written.
      */
-    int applyAll(String consumer, List<FeedEvent> events) {
+    int applyAll(List<FeedEvent> events) {
         return jdbc.update(connection -> {
             PreparedStatement statement = connection.prepareStatement(APPLY_ALL);
             statement.setArray(1, connection.createArrayOf("uuid", column(events, FeedEvent::eventId)));
@@ -83,7 +76,6 @@ public class FeedEntries {
             statement.setArray(8, connection.createArrayOf("text", column(events, FeedEvent::stepKey)));
             // as text, which PostgreSQL reads as an instant whatever the session's time zone
             statement.setArray(9, connection.createArrayOf("text", column(events, event -> event.occurredAt().toString())));
-            statement.setString(10, consumer);
             return statement;
         });
     }
@@ -92,11 +84,11 @@ public class FeedEntries {
         return events.stream().map(value).toArray();
     }
 
-    private static Object[] arguments(String consumer, FeedEvent event) {
+    private static Object[] arguments(FeedEvent event) {
         // tool and step key are null for an operation's own events and set for a tool's: bound as
         // varchar either way, or PgJDBC prepares the statement again whenever the kind of event
         // changes from the last one on the connection, and PostgreSQL plans it again (issue 13)
-        return new Object[] {consumer, event.eventId(), event.subjectId(), event.operationId(), event.sequence(),
+        return new Object[] {event.subjectId(), event.operationId(), event.eventId(), event.sequence(),
                 event.type(), event.status(), text(event.tool()), text(event.stepKey()),
                 Timestamp.from(event.occurredAt())};
     }
