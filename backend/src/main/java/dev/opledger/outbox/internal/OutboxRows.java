@@ -52,10 +52,9 @@ class OutboxRows {
 
     /** The watermark as committed: every row below it is published, or never committed. */
     long publishedBelow() {
-        Long below = jdbc.queryForObject("SELECT published_below FROM outbox_relay WHERE name = 'relay'", Long.class);
-        long value = below == null ? 1 : below;
-        knownPublishedBelow.accumulateAndGet(value, Math::max);
-        return value;
+        long below = jdbc.queryForObject("SELECT published_below FROM outbox_relay WHERE name = 'relay'", Long.class);
+        knownPublishedBelow.accumulateAndGet(below, Math::max);
+        return below;
     }
 
     /**

@@ -2,27 +2,16 @@ package dev.opledger.outbox.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.opledger.node.database.LocatedDatabase;
-import dev.opledger.testing.TestDatabase;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import liquibase.Contexts;
-import liquibase.LabelExpression;
-import liquibase.Liquibase;
-import liquibase.database.DatabaseFactory;
-import liquibase.database.jvm.JdbcConnection;
-import liquibase.resource.ClassLoaderResourceAccessor;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
 /**
  * No index tells PostgreSQL where the unpublished rows are any more (issue 13: the publish marks
@@ -39,7 +28,7 @@ class OutboxRelayPlansIT {
     private static final List<Outbox> OUTBOXES = new ArrayList<>();
 
     /** A database with a large outbox, analyzed or never (autovacuum off, or before its first ANALYZE). */
-    record Outbox(String name, Connection connection, JdbcTemplate jdbc, long watermark) {
+    record Outbox(String name, LedgerOfItsOwn ledger, JdbcTemplate jdbc, long watermark) {
         @Override
         public String toString() {
             return name;
@@ -53,20 +42,14 @@ class OutboxRelayPlansIT {
     }
 
     private static Outbox outbox(String name, boolean analyzed) throws Exception {
-        LocatedDatabase database = TestDatabase.fresh();
-        Connection connection = DriverManager.getConnection(database.url(), database.username(), database.password());
-        new Liquibase("db/changelog/db.changelog-master.yaml", new ClassLoaderResourceAccessor(),
-                DatabaseFactory.getInstance().findCorrectDatabaseImplementation(new JdbcConnection(connection)))
-                .update(new Contexts(), new LabelExpression());
-        connection.setAutoCommit(true); // Liquibase leaves it off: the rows must be committed before the tests roll back theirs
-        var jdbc = new JdbcTemplate(new SingleConnectionDataSource(connection, true));
+        LedgerOfItsOwn ledger = LedgerOfItsOwn.create().migrate();
+        JdbcTemplate jdbc = ledger.jdbc();
         if (!analyzed) {
             jdbc.execute("ALTER TABLE outbox_event SET (autovacuum_enabled = false)");
             jdbc.execute("ALTER TABLE outbox_publication SET (autovacuum_enabled = false)");
             jdbc.execute("ALTER TABLE outbox_relay SET (autovacuum_enabled = false)");
         }
-        jdbc.update("INSERT INTO operation (subject_id, operation_id, payload_hash, command_type, command) "
-                + "VALUES ('plans', gen_random_uuid(), sha256('{}'), 'checkout', '{}')");
+        ledger.operation("plans");
         // all published a while ago but the last 40, each 500 published in one batch; stored in no
         // order of their ids, as pages freed by the purge are filled again (so PostgreSQL cannot
         // count on ids lying in the table's order)
@@ -89,13 +72,13 @@ class OutboxRelayPlansIT {
         if (analyzed) {
             jdbc.execute("ANALYZE");
         }
-        return new Outbox(name, connection, jdbc, watermark);
+        return new Outbox(name, ledger, jdbc, watermark);
     }
 
     @AfterAll
     static void close() throws Exception {
         for (Outbox outbox : OUTBOXES) {
-            outbox.connection().close();
+            outbox.ledger().close();
         }
     }
 

@@ -2,21 +2,8 @@ package dev.opledger.outbox.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.opledger.node.database.LocatedDatabase;
-import dev.opledger.testing.TestDatabase;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.util.List;
-import liquibase.Contexts;
-import liquibase.LabelExpression;
-import liquibase.Liquibase;
-import liquibase.changelog.ChangeSet;
-import liquibase.database.DatabaseFactory;
-import liquibase.database.jvm.JdbcConnection;
-import liquibase.resource.ClassLoaderResourceAccessor;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
 /**
  * The changeset that moves the relay to a watermark (outbox-003), on a ledger that already has
@@ -26,24 +13,11 @@ import org.springframework.jdbc.datasource.SingleConnectionDataSource;
  */
 class OutboxWatermarkMigrationIT {
 
-    private static final String CHANGELOG = "db/changelog/db.changelog-master.yaml";
-
     @Test
     void aLedgerWithEventsKeepsItsUnpublishedRowsAboveTheWatermarkAndItsPublishedOnesPurgeable() throws Exception {
-        LocatedDatabase database = TestDatabase.fresh();
-        try (Connection connection = DriverManager.getConnection(database.url(), database.username(), database.password())) {
-            var liquibase = new Liquibase(CHANGELOG, new ClassLoaderResourceAccessor(),
-                    DatabaseFactory.getInstance().findCorrectDatabaseImplementation(new JdbcConnection(connection)));
-            List<ChangeSet> changeSets = liquibase.getDatabaseChangeLog().getChangeSets();
-            int before = changeSets.stream().map(ChangeSet::getId).toList().indexOf("outbox-003-watermark");
-            assertThat(before).isPositive();
-            liquibase.update(before, new Contexts(), new LabelExpression());
-
-            connection.setAutoCommit(true);
-            var jdbc = new JdbcTemplate(new SingleConnectionDataSource(connection, true));
-            jdbc.update("INSERT INTO operation (subject_id, operation_id, payload_hash, command_type, command) "
-                    + "VALUES ('migration', gen_random_uuid(), sha256('{}'), 'checkout', '{}')");
-            long operation = jdbc.queryForObject("SELECT id FROM operation", Long.class);
+        try (var ledger = LedgerOfItsOwn.create().migrateUpTo("outbox-003-watermark")) {
+            JdbcTemplate jdbc = ledger.jdbc();
+            long operation = ledger.operation("migration");
             // 30,000 events: the first 20,000 published two days ago and yesterday, the rest not yet
             jdbc.update("""
                     INSERT INTO outbox_event (operation_ref, operation_id, subject_id, sequence, type, status, published_at)
@@ -53,7 +27,7 @@ class OutboxWatermarkMigrationIT {
                     """, operation);
             long firstUnpublished = jdbc.queryForObject("SELECT min(id) FROM outbox_event WHERE published_at IS NULL", Long.class);
 
-            liquibase.update(new Contexts(), new LabelExpression());
+            ledger.migrate();
 
             long watermark = jdbc.queryForObject("SELECT published_below FROM outbox_relay WHERE name = 'relay'", Long.class);
             assertThat(watermark).isEqualTo(firstUnpublished - 10000);
