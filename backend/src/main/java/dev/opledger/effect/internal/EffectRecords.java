@@ -232,7 +232,7 @@ public class EffectRecords {
         return fenced(FENCE + """
                 , changed AS (
                   UPDATE effect_replay_guard g SET passed_at = now()
-                  FROM fence WHERE g.operation_ref = fence.id AND g.step_key = ? AND g.passed_at IS NULL
+                  WHERE g.operation_ref = (SELECT id FROM fence) AND g.step_key = ? AND g.passed_at IS NULL
                   RETURNING 1
                 )
                 SELECT EXISTS (SELECT 1 FROM fence)
@@ -289,16 +289,16 @@ public class EffectRecords {
             Map<String, Object> arguments, String argumentDigest, boolean supersedes, boolean passesGuard) {
         return fenced(FENCE_TO_START + """
                 , guard AS (
-                  UPDATE effect_replay_guard g SET passed_at = now() FROM fence
-                  WHERE ? AND g.operation_ref = fence.id AND g.step_key = ? AND g.passed_at IS NULL
+                  UPDATE effect_replay_guard g SET passed_at = now()
+                  WHERE ? AND g.operation_ref = (SELECT id FROM fence) AND g.step_key = ? AND g.passed_at IS NULL
                 ), superseded AS (
                   INSERT INTO effect_record_superseded (operation_ref, step_key, superseded_by, server, tool, repeat_class,
                       status, idempotency_key, arguments, argument_digest, result, error, calls, started_at, finished_at,
                       task_id)
                   SELECT e.operation_ref, e.step_key, ?, e.server, e.tool, e.repeat_class, e.status, e.idempotency_key,
                          e.arguments, e.argument_digest, e.result, e.error, e.calls, e.started_at, e.finished_at, e.task_id
-                  FROM effect_record e JOIN fence ON e.operation_ref = fence.id
-                  WHERE ? AND e.step_key = ?
+                  FROM effect_record e
+                  WHERE ? AND e.operation_ref = (SELECT id FROM fence) AND e.step_key = ?
                 ), changed AS (
                   INSERT INTO effect_record (operation_ref, step_key, server, tool, repeat_class, status, idempotency_key,
                                              arguments, argument_digest, calls, started_at)
@@ -344,7 +344,7 @@ public class EffectRecords {
                 , changed AS (
                   UPDATE effect_record e SET task_id = ?, task_status = ?, task_status_message = ?,
                       task_poll_interval_ms = ?, task_polled_at = NULL, task_polls = 0
-                  FROM fence WHERE e.operation_ref = fence.id AND e.step_key = ? AND e.status = 'STARTED'
+                  WHERE e.operation_ref = (SELECT id FROM fence) AND e.step_key = ? AND e.status = 'STARTED'
                   RETURNING 1
                 )
                 SELECT EXISTS (SELECT 1 FROM fence)
@@ -377,8 +377,9 @@ public class EffectRecords {
                   UPDATE effect_record e SET task_status = ?, task_status_message = ?,
                       task_poll_interval_ms = coalesce(?, e.task_poll_interval_ms), task_polled_at = now(),
                       task_polls = e.task_polls + 1
-                  FROM fence WHERE e.operation_ref = fence.id AND e.step_key = ? AND e.status = 'STARTED'
-                  RETURNING fence.cancel_pending_since IS NOT NULL AND e.task_cancel_sent_at IS NULL AS to_cancel
+                  WHERE e.operation_ref = (SELECT id FROM fence) AND e.step_key = ? AND e.status = 'STARTED'
+                  RETURNING (SELECT cancel_pending_since FROM fence) IS NOT NULL AND e.task_cancel_sent_at IS NULL
+                    AS to_cancel
                 )
                 SELECT EXISTS (SELECT 1 FROM fence), coalesce((SELECT bool_or(to_cancel) FROM changed), false)
                 """, (row, n) -> !row.getBoolean(1) ? PollRecorded.LEASE_LOST
@@ -396,7 +397,7 @@ public class EffectRecords {
         return Boolean.TRUE.equals(jdbc.queryForObject(FENCE + """
                 , changed AS (
                   UPDATE effect_record e SET task_cancel_sent_at = now()
-                  FROM fence WHERE e.operation_ref = fence.id AND e.step_key = ? AND e.status = 'STARTED'
+                  WHERE e.operation_ref = (SELECT id FROM fence) AND e.step_key = ? AND e.status = 'STARTED'
                     AND e.task_id IS NOT NULL AND e.task_cancel_sent_at IS NULL
                   RETURNING 1
                 )
@@ -431,7 +432,7 @@ public class EffectRecords {
         return fenced(FENCE + """
                 , changed AS (
                   UPDATE effect_record e SET status = 'SUCCEEDED', result = ?::jsonb, error = NULL, finished_at = now()
-                  FROM fence WHERE e.operation_ref = fence.id AND e.step_key = ?
+                  WHERE e.operation_ref = (SELECT id FROM fence) AND e.step_key = ?
                   RETURNING e.operation_ref, e.step_key, e.server, e.tool, e.status, e.calls
                 )
                 """ + EVENT, effect, json.writeValueAsString(result), effect.stepKey(),
@@ -446,7 +447,7 @@ public class EffectRecords {
         return fenced(FENCE + """
                 , changed AS (
                   UPDATE effect_record e SET status = 'FAILED', error = ?, finished_at = now()
-                  FROM fence WHERE e.operation_ref = fence.id AND e.step_key = ? AND e.status <> 'SUCCEEDED'
+                  WHERE e.operation_ref = (SELECT id FROM fence) AND e.step_key = ? AND e.status <> 'SUCCEEDED'
                   RETURNING e.operation_ref, e.step_key, e.server, e.tool, e.status, e.calls
                 )
                 """ + EVENT, effect, error, effect.stepKey(), EventType.AgentToolFailed.name(), text(trace.current()));

@@ -2,6 +2,7 @@ package dev.opledger.outbox.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.opledger.testing.LedgerOfItsOwn;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;

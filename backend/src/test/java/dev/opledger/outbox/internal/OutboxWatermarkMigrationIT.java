@@ -2,6 +2,7 @@ package dev.opledger.outbox.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.opledger.testing.LedgerOfItsOwn;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 
