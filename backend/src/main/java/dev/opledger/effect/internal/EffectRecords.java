@@ -39,6 +39,11 @@ public class EffectRecords {
      * Starts every write: the operation's row, only while it is RUNNING in the effect's lease epoch
      * (operationId, epoch: the first two parameters), locked until the write commits so a takeover
      * waits for it or the write sees the takeover. No row: the write changes nothing.
+     *
+     * <p>A write names the fenced row's id as a value, {@code (SELECT id FROM fence)}, never by a
+     * join: with the key whole, the primary key is the only sensible plan at any size, while a
+     * join planned while the ledger was new (PostgreSQL keeps a prepared statement's generic plan
+     * until the next ANALYZE) read every record on every write (issue 13, EffectRecordsPlansIT).
      */
     private static final String FENCE = """
             WITH fence AS (

@@ -85,7 +85,7 @@ class OutboxRows {
      * <p>Planned for each batch, never kept on the connection: no generic plan finds a list of
      * ids by the primary key on a small table, and PostgreSQL keeps a generic plan until the next
      * ANALYZE, so one made while the outbox was new read the whole outbox for every batch on a
-     * database that is not analyzed (issue 13, OutboxRelayPlansIT). Once a batch, its planning
+     * database that is not analyzed (issue 13, OutboxMarkPlansIT). Once a batch, its planning
      * costs nothing measurable.
      */
     int markPublished(Collection<Long> ids, long epoch) {
