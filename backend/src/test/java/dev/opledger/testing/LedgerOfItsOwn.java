@@ -72,9 +72,8 @@ public final class LedgerOfItsOwn implements AutoCloseable {
 
     /** One operation row for events to refer to (subject {@code subject}); its id. */
     public long operation(String subject) {
-        jdbc.update("INSERT INTO operation (subject_id, operation_id, payload_hash, command_type, command) "
-                + "VALUES (?, gen_random_uuid(), sha256('{}'), 'checkout', '{}')", subject);
-        return jdbc.queryForObject("SELECT id FROM operation WHERE subject_id = ?", Long.class, subject);
+        return jdbc.queryForObject("INSERT INTO operation (subject_id, operation_id, payload_hash, command_type, command) "
+                + "VALUES (?, gen_random_uuid(), sha256('{}'), 'checkout', '{}') RETURNING id", Long.class, subject);
     }
 
     /**

@@ -43,13 +43,9 @@ class OutboxRelayPlansIT {
     }
 
     private static Outbox outbox(String name, boolean analyzed) throws Exception {
-        LedgerOfItsOwn ledger = LedgerOfItsOwn.create().migrate();
+        LedgerOfItsOwn ledger = analyzed ? LedgerOfItsOwn.create().migrate()
+                : LedgerOfItsOwn.create().migrate().neverAnalyzed();
         JdbcTemplate jdbc = ledger.jdbc();
-        if (!analyzed) {
-            jdbc.execute("ALTER TABLE outbox_event SET (autovacuum_enabled = false)");
-            jdbc.execute("ALTER TABLE outbox_publication SET (autovacuum_enabled = false)");
-            jdbc.execute("ALTER TABLE outbox_relay SET (autovacuum_enabled = false)");
-        }
         ledger.operation("plans");
         // all published a while ago but the last 40, each 500 published in one batch; stored in no
         // order of their ids, as pages freed by the purge are filled again (so PostgreSQL cannot
