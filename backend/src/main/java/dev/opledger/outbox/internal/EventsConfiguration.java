@@ -71,7 +71,7 @@ class EventsConfiguration {
     static OutboxRelay relay(String node, EventsProperties properties, KafkaProperties kafka,
             Supplier<Producer<String, byte[]>> producers, JdbcTemplate jdbc, PlatformTransactionManager transactionManager,
             RelayElection election, OutboxRows rows, JsonMapper json, MeterRegistry meters, OperationSpans spans) {
-        var batches = new RelayBatch(new TransactionTemplate(transactionManager), jdbc, election, rows,
+        var batches = new RelayBatch(new TransactionTemplate(transactionManager), rows,
                 new CloudEventRecords(json, properties.topic(), properties.source()), properties, spans);
         return new OutboxRelay(node, properties, kafka.buildAdminProperties(), producers, election, batches, rows, meters);
     }

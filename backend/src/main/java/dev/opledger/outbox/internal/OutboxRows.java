@@ -1,10 +1,13 @@
 package dev.opledger.outbox.internal;
 
 import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import org.postgresql.PGStatement;
@@ -30,11 +33,28 @@ class OutboxRows {
      */
     static final String UNPUBLISHED = "id >= ? AND id <= (SELECT max(id) FROM outbox_event) AND published_at IS NULL";
 
-    static final String UNPUBLISHED_ROWS = """
-            SELECT id, operation_ref, event_id, operation_id, subject_id, sequence, type, status, tool, step_key,
-                   occurred_at, payload::text AS payload, trace_context
-            FROM outbox_event WHERE %s ORDER BY id LIMIT ?
-            """.formatted(UNPUBLISHED);
+    /**
+     * The statement of {@link #renewAndReadUnpublished}: the lease as an interval, the epoch, the
+     * stall limit in milliseconds, how many rows at most. The election's row comes back once when
+     * renewed (with nulls for the event when none is unpublished), never when another node holds it.
+     * The watermark reaches the rows' scan as the renewed row's value, a parameter of the scan
+     * between it and the highest id, so the plan walks the primary key as with a bound value
+     * ({@code OutboxRelayPlansIT}).
+     */
+    static final String RENEW_AND_READ = """
+            WITH renewed AS (
+              UPDATE outbox_relay SET expires_at = now() + ?::interval WHERE name = 'relay' AND epoch = ?
+              RETURNING published_below, set_config('idle_in_transaction_session_timeout', ?, true) AS stall_limit
+            )
+            SELECT r.published_below, e.*
+            FROM renewed r LEFT JOIN LATERAL (
+              SELECT id, operation_ref, event_id, operation_id, subject_id, sequence, type, status, tool, step_key,
+                     occurred_at, payload::text AS payload, trace_context
+              FROM outbox_event
+              WHERE id >= r.published_below AND id <= (SELECT max(id) FROM outbox_event) AND published_at IS NULL
+              ORDER BY id LIMIT ?
+            ) e ON true
+            """;
 
     static final String ANY_UNPUBLISHED = "SELECT EXISTS (SELECT 1 FROM outbox_event WHERE " + UNPUBLISHED + ")";
 
@@ -59,19 +79,39 @@ class OutboxRows {
     }
 
     /**
-     * Up to {@code max} unpublished rows from the watermark on, sorted by operation and sequence.
-     * Within an operation ids follow sequences (a row is inserted while its operation's row is
-     * locked). The rows are not locked: only the elected relay reads them to publish, and its
-     * batch holds the election's row lock ({@link RelayElection#renew}), so no other batch runs
-     * until it ends; a row lock would only cost a WAL record per row.
+     * The start of a batch, in the batch's transaction and in one round trip (issue 13: every
+     * round trip before the Kafka transaction is the events' lag, and under load each costs a
+     * wait for a core): renews the election of {@code epoch} for {@code lease}, which locks its
+     * row (no takeover until this transaction ends, and no other batch), limits how long this
+     * transaction may stall to {@code stallLimit}, and reads up to {@code max} unpublished rows
+     * from the watermark on, sorted by operation and sequence. Empty when another node took the
+     * election over (nothing is read then). Within an operation ids follow sequences (a row is
+     * inserted while its operation's row is locked). The rows are not locked: only the elected
+     * relay reads them to publish, and its batch holds the election's row lock, so no other batch
+     * runs until it ends; a row lock would only cost a WAL record per row. The rows are read in
+     * the statement's snapshot, which may be older than the renewed row if the renewal waited for
+     * its lock: rows committed meanwhile go in the next batch.
      */
-    List<OutboxEvent> unpublished(int max) {
-        return jdbc.query(UNPUBLISHED_ROWS, (row, n) -> new OutboxEvent(row.getLong("id"), row.getLong("operation_ref"),
-                        row.getObject("event_id", UUID.class), row.getObject("operation_id", UUID.class),
-                        row.getString("subject_id"), row.getInt("sequence"), row.getString("type"), row.getString("status"),
-                        row.getString("tool"), row.getString("step_key"), row.getTimestamp("occurred_at").toInstant(),
-                        row.getString("payload"), row.getString("trace_context")), publishedBelow(), max)
-                .stream()
+    Optional<List<OutboxEvent>> renewAndReadUnpublished(long epoch, Duration lease, Duration stallLimit, int max) {
+        List<Optional<OutboxEvent>> rows = jdbc.query(RENEW_AND_READ, (row, n) -> {
+            knownPublishedBelow.accumulateAndGet(row.getLong("published_below"), Math::max);
+            return row.getObject("id") == null ? Optional.<OutboxEvent>empty() : Optional.of(event(row, n));
+        }, lease.toMillis() + " milliseconds", epoch, String.valueOf(stallLimit.toMillis()), max);
+        if (rows.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(inPublishingOrder(rows.stream().flatMap(Optional::stream).toList()));
+    }
+
+    private static OutboxEvent event(ResultSet row, int n) throws SQLException {
+        return new OutboxEvent(row.getLong("id"), row.getLong("operation_ref"), row.getObject("event_id", UUID.class),
+                row.getObject("operation_id", UUID.class), row.getString("subject_id"), row.getInt("sequence"),
+                row.getString("type"), row.getString("status"), row.getString("tool"), row.getString("step_key"),
+                row.getTimestamp("occurred_at").toInstant(), row.getString("payload"), row.getString("trace_context"));
+    }
+
+    private static List<OutboxEvent> inPublishingOrder(List<OutboxEvent> events) {
+        return events.stream()
                 .sorted(Comparator.comparingLong(OutboxEvent::operationRef).thenComparingInt(OutboxEvent::sequence))
                 .toList();
     }

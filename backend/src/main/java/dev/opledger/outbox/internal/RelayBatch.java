@@ -7,17 +7,17 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.ProducerFencedException;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * One batch of the elected relay, in one database transaction: renew the election (which locks
- * its row: no takeover until this transaction ends, and no other batch), read the next unpublished
- * rows from the watermark, publish them in one Kafka transaction, mark them published under the
- * epoch, move the watermark on. If anything fails the database
+ * its row: no takeover until this transaction ends, and no other batch) and read the next
+ * unpublished rows from the watermark, in one statement; publish them in one Kafka transaction,
+ * mark them published under the epoch, move the watermark on. If anything fails the database
  * transaction rolls back and the rows stay unpublished; if Kafka committed before that, the
  * events are published again by the next batch (consumers dedupe on eventId).
  */
@@ -35,19 +35,15 @@ final class RelayBatch {
     }
 
     private final TransactionTemplate transactions;
-    private final JdbcTemplate jdbc;
-    private final RelayElection election;
     private final OutboxRows rows;
     private final CloudEventRecords records;
     private final EventsProperties properties;
     private final OperationSpans spans;
 
-    RelayBatch(TransactionTemplate transactions, JdbcTemplate jdbc, RelayElection election, OutboxRows rows,
-            CloudEventRecords records, EventsProperties properties, OperationSpans spans) {
+    RelayBatch(TransactionTemplate transactions, OutboxRows rows, CloudEventRecords records, EventsProperties properties,
+            OperationSpans spans) {
         this.spans = spans;
         this.transactions = transactions;
-        this.jdbc = jdbc;
-        this.election = election;
         this.rows = rows;
         this.records = records;
         this.properties = properties;
@@ -55,13 +51,14 @@ final class RelayBatch {
 
     Result publishNext(long epoch, Producer<String, byte[]> producer) {
         return transactions.execute(status -> {
-            if (!election.renew(epoch, properties.relayLease())) {
-                return new Result.Lost();
-            }
             // A relay stalled in the middle of a batch (GC pause, SIGSTOP) would hold the election's
             // row lock: PostgreSQL ends its session after the lease, so another node can take over.
-            jdbc.execute("SET LOCAL idle_in_transaction_session_timeout = " + properties.relayLease().toMillis());
-            List<OutboxEvent> events = rows.unpublished(properties.batchSize());
+            Optional<List<OutboxEvent>> renewed = rows.renewAndReadUnpublished(epoch, properties.relayLease(),
+                    properties.relayLease(), properties.batchSize());
+            if (renewed.isEmpty()) {
+                return new Result.Lost();
+            }
+            List<OutboxEvent> events = renewed.get();
             if (!events.isEmpty()) {
                 publish(producer, events);
                 rows.markPublished(events.stream().map(OutboxEvent::id).toList(), epoch);

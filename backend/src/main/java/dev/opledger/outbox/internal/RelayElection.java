@@ -10,9 +10,10 @@ import org.springframework.stereotype.Repository;
 /**
  * Which node's relay publishes: the one row of outbox_relay. A node wins it when it has expired
  * (or was released) and gets the next epoch; it keeps it by renewing it in each batch's
- * transaction (an idle relay runs an empty batch every {@code relay-lease / 4} for it), which also
- * locks the row, so a takeover waits for the holder's batch to end and the holder's next renewal
- * fails.
+ * transaction ({@link OutboxRows#renewAndReadUnpublished}; an idle relay runs an empty batch every
+ * {@code relay-lease / 4} for it), which also locks the row, so a takeover waits for the holder's
+ * batch to end and the holder's next renewal fails. The epoch fences, not the clock: a lease that
+ * ran out while nobody took over (a slow start, a pause) is still its relay's, and renewed.
  */
 @Repository
 class RelayElection {
@@ -33,16 +34,6 @@ class RelayElection {
                 + "expires_at = now() + ?::interval WHERE name = 'relay' AND expires_at < now() RETURNING epoch",
                 Long.class, node, interval(lease));
         return epochs.isEmpty() ? OptionalLong.empty() : OptionalLong.of(epochs.getFirst());
-    }
-
-    /**
-     * In the batch's transaction: extends the lease of {@code epoch} and locks the row; false when
-     * another node took the election over. The epoch fences, not the clock: a lease that ran out
-     * while nobody took over (a slow start, a pause) is still this relay's, and renewed.
-     */
-    boolean renew(long epoch, Duration lease) {
-        return jdbc.update("UPDATE outbox_relay SET expires_at = now() + ?::interval WHERE name = 'relay' AND epoch = ?",
-                interval(lease), epoch) == 1;
     }
 
     /** Gives the election up at once (a node stopping), so another node need not wait for the lease to expire. */

@@ -25,6 +25,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -138,12 +139,50 @@ class RelayElectionIT {
         long current = election.acquire("current-node", Duration.ofSeconds(30)).orElseThrow();
 
         assertThat(current).isEqualTo(stale + 1);
-        assertThat(election.renew(stale, Duration.ofSeconds(30))).isFalse();
+        assertThat(rows.renewAndReadUnpublished(stale, Duration.ofSeconds(30), Duration.ofSeconds(30), 10_000)).isEmpty();
+        assertThat(rows.renewAndReadUnpublished(current, Duration.ofSeconds(30), Duration.ofSeconds(30), 10_000))
+                .hasValueSatisfying(events -> assertThat(events).extracting(OutboxEvent::id).containsAll(rowIds));
         assertThat(rows.markPublished(rowIds, stale)).isZero();
         assertThat(jdbc.queryForObject("SELECT count(*) FROM outbox_event WHERE id = ANY(?::bigint[]) AND published_at IS NULL",
                 Long.class, "{" + rowIds.get(0) + "," + rowIds.get(1) + "}")).isEqualTo(2);
         assertThat(rows.markPublished(rowIds, current)).isEqualTo(2);
         election.release(current);
+    }
+
+    @Test
+    void aBatchStalledInItsTransactionIsEndedByTheDatabaseAndItsElectionCanBeTakenOver() throws Exception {
+        long stalled = election.acquire("stalled-node", Duration.ofSeconds(30)).orElseThrow();
+        claim(1);
+        Thread batch = Thread.ofPlatform().start(() -> {
+            try {
+                new TransactionTemplate(transactions).executeWithoutResult(status -> {
+                    assertThat(rows.renewAndReadUnpublished(stalled, Duration.ofSeconds(30), Duration.ofMillis(500), 10))
+                            .hasValueSatisfying(events -> assertThat(events).isNotEmpty());
+                    // a SIGSTOPped node: its transaction holds the election's row lock and sends nothing
+                    sleep(Duration.ofSeconds(30));
+                });
+            } catch (RuntimeException expected) {
+                // the database ended the session: the transaction is gone
+            }
+        });
+        try {
+            // the stalled batch's lease runs 30 s, so only the row lock's release lets this through: by the stall limit
+            await().atMost(Duration.ofSeconds(5)).until(() -> jdbc.update(
+                    "UPDATE outbox_relay SET expires_at = now() - interval '1 second' WHERE epoch = ?", stalled) == 1);
+            assertThat(election.acquire("current-node", Duration.ofSeconds(30))).hasValue(stalled + 1);
+            election.release(stalled + 1);
+        } finally {
+            batch.interrupt();
+            batch.join();
+        }
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test
