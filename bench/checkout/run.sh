@@ -276,6 +276,10 @@ phase() {
   echo go >&3; exec 3>&-
   wait "$LOAD_PID" || { cat "$WORK/load.out" "$WORK/load.err" >&2; fail "the load driver saw unexpected answers"; }
   LOAD_PID=""
+  # for bench/relay/lag.sh: the phase's measured operations, by their ids in its database
+  if [ -n "${PHASE_LOG:-}" ]; then
+    echo "$mode $round $db $max_id $(psql -Atq -d "$db" -c 'SELECT coalesce(max(id), 0) FROM operation')" >>"$PHASE_LOG"
+  fi
   n1=$(ticks "$NODE_PID"); b1=$(broker_ticks "$NODE_PID"); j1=$(jit_ticks "$NODE_PID"); r1=$(ticks "$TOOLS_PID"); p1=$(pg_ticks); t_end=$(now); rss=$(rss_mb "$NODE_PID")
   ts1=$(tool_split); thread_snapshot "$NODE_PID" >"$WORK/threads1"
   result=$(grep '^RESULT' "$WORK/load.out")
