@@ -18,7 +18,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.json.JsonMapper;
@@ -34,7 +33,7 @@ import tools.jackson.databind.json.JsonMapper;
 class EventsConfiguration {
 
     @Bean
-    OutboxRelay outboxRelay(EventsProperties properties, KafkaProperties kafka, JdbcTemplate jdbc,
+    OutboxRelay outboxRelay(EventsProperties properties, KafkaProperties kafka,
             PlatformTransactionManager transactionManager, RelayElection election, OutboxRows rows, JsonMapper json,
             MeterRegistry meters, @Value("${opledger.test.crash-at:}") String crashAt, OperationSpans spans) {
         Gauge.builder("opledger.outbox.backlog", rows, OutboxRows::backlog).description("outbox rows not yet published")
@@ -45,31 +44,31 @@ class EventsConfiguration {
         RelayCrashPoint crash = RelayCrashPoint.of(crashAt);
         if (crash != null) {
             return relay(node, properties, kafka, () -> initialised(crash.producer(producerSettings(kafka, properties))),
-                    jdbc, transactionManager, election, rows, json, meters, spans);
+                    transactionManager, election, rows, json, meters, spans);
         }
-        return relay(node, properties, kafka, () -> producer(kafka, properties), jdbc, transactionManager, election, rows,
+        return relay(node, properties, kafka, () -> producer(kafka, properties), transactionManager, election, rows,
                 json, meters, spans);
     }
 
     /** A relay named {@code node}; the bean's, or another one in a test. */
-    static OutboxRelay relay(String node, EventsProperties properties, KafkaProperties kafka, JdbcTemplate jdbc,
+    static OutboxRelay relay(String node, EventsProperties properties, KafkaProperties kafka,
             PlatformTransactionManager transactionManager, RelayElection election, OutboxRows rows, JsonMapper json,
             MeterRegistry meters) {
-        return relay(node, properties, kafka, () -> producer(kafka, properties), jdbc, transactionManager, election, rows,
+        return relay(node, properties, kafka, () -> producer(kafka, properties), transactionManager, election, rows,
                 json, meters);
     }
 
     /** As above, with the relay's producers made by {@code producers} (initialised for transactions). */
     static OutboxRelay relay(String node, EventsProperties properties, KafkaProperties kafka,
-            Supplier<Producer<String, byte[]>> producers, JdbcTemplate jdbc, PlatformTransactionManager transactionManager,
+            Supplier<Producer<String, byte[]>> producers, PlatformTransactionManager transactionManager,
             RelayElection election, OutboxRows rows, JsonMapper json, MeterRegistry meters) {
-        return relay(node, properties, kafka, producers, jdbc, transactionManager, election, rows, json, meters,
+        return relay(node, properties, kafka, producers, transactionManager, election, rows, json, meters,
                 OperationSpans.none());
     }
 
     /** As above, each event published in a span of its own whose trace context its record carries. */
     static OutboxRelay relay(String node, EventsProperties properties, KafkaProperties kafka,
-            Supplier<Producer<String, byte[]>> producers, JdbcTemplate jdbc, PlatformTransactionManager transactionManager,
+            Supplier<Producer<String, byte[]>> producers, PlatformTransactionManager transactionManager,
             RelayElection election, OutboxRows rows, JsonMapper json, MeterRegistry meters, OperationSpans spans) {
         var batches = new RelayBatch(new TransactionTemplate(transactionManager), rows,
                 new CloudEventRecords(json, properties.topic(), properties.source()), properties, spans);

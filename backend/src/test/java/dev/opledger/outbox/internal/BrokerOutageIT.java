@@ -66,7 +66,7 @@ class BrokerOutageIT {
         broker = EmbeddedBroker.start();
         var kafka = new KafkaProperties();
         kafka.setBootstrapServers(List.of(broker.bootstrapServers()));
-        relay = EventsConfiguration.relay("relay-outage", properties, kafka, jdbc, transactions, election, rows, json,
+        relay = EventsConfiguration.relay("relay-outage", properties, kafka, transactions, election, rows, json,
                 new SimpleMeterRegistry());
         relay.start();
     }

@@ -85,7 +85,7 @@ class RelayElectionIT {
 
     private OutboxRelay start(String node) {
         var registry = new SimpleMeterRegistry();
-        var relay = EventsConfiguration.relay(node, properties, kafka, jdbc, transactions, election, rows, json, registry);
+        var relay = EventsConfiguration.relay(node, properties, kafka, transactions, election, rows, json, registry);
         relay.start();
         started.add(relay);
         meters.add(registry);
