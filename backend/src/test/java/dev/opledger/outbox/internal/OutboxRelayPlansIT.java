@@ -93,7 +93,8 @@ class OutboxRelayPlansIT {
 
     static List<Statement> statements() {
         return List.of(
-                new Statement("the batch's renewal and rows", OutboxRows.RENEW_AND_READ, "'10000 milliseconds', 1, '10000', 500"),
+                new Statement("the batch's renewal and rows", OutboxRows.RENEW_AND_READ,
+                        "'10000 milliseconds', 1, '10000', 500"),
                 new Statement("the idle poll", OutboxRows.ANY_UNPUBLISHED, "%d"),
                 new Statement("the backlog metric", OutboxRows.BACKLOG, "%d"),
                 new Statement("the lag metric", OutboxRows.LAG, "%d"),

@@ -18,6 +18,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -153,19 +155,22 @@ class RelayElectionIT {
     void aBatchStalledInItsTransactionIsEndedByTheDatabaseAndItsElectionCanBeTakenOver() throws Exception {
         long stalled = election.acquire("stalled-node", Duration.ofSeconds(30)).orElseThrow();
         claim(1);
+        var read = new CompletableFuture<List<OutboxEvent>>();
         Thread batch = Thread.ofPlatform().start(() -> {
             try {
                 new TransactionTemplate(transactions).executeWithoutResult(status -> {
-                    assertThat(rows.renewAndReadUnpublished(stalled, Duration.ofSeconds(30), Duration.ofMillis(500), 10))
-                            .hasValueSatisfying(events -> assertThat(events).isNotEmpty());
+                    read.complete(rows.renewAndReadUnpublished(stalled, Duration.ofSeconds(30), Duration.ofMillis(500), 10)
+                            .orElseThrow(() -> new IllegalStateException("the stalled-node's renewal failed")));
                     // a SIGSTOPped node: its transaction holds the election's row lock and sends nothing
                     sleep(Duration.ofSeconds(30));
                 });
-            } catch (RuntimeException expected) {
-                // the database ended the session: the transaction is gone
+            } catch (RuntimeException e) {
+                // the database ended the session, and so the transaction (or the renewal failed: read says so)
+                read.completeExceptionally(e);
             }
         });
         try {
+            assertThat(read.get(10, TimeUnit.SECONDS)).as("the stalled batch renewed and read its rows").isNotEmpty();
             // the stalled batch's lease runs 30 s, so only the row lock's release lets this through: by the stall limit
             await().atMost(Duration.ofSeconds(5)).until(() -> jdbc.update(
                     "UPDATE outbox_relay SET expires_at = now() - interval '1 second' WHERE epoch = ?", stalled) == 1);
