@@ -31,7 +31,12 @@ class OutboxRows {
      * way the relay walks the primary key ({@code OutboxRelayPlansIT} checks the plans on a large
      * outbox with and without statistics).
      */
-    static final String UNPUBLISHED = "id >= ? AND id <= (SELECT max(id) FROM outbox_event) AND published_at IS NULL";
+    static final String UNPUBLISHED = unpublishedFrom("?");
+
+    /** {@link #UNPUBLISHED} from {@code watermark}: a bound value, or a value the statement reads itself. */
+    private static String unpublishedFrom(String watermark) {
+        return "id >= " + watermark + " AND id <= (SELECT max(id) FROM outbox_event) AND published_at IS NULL";
+    }
 
     /**
      * The statement of {@link #renewAndReadUnpublished}: the lease as an interval, the epoch, the
@@ -50,11 +55,9 @@ class OutboxRows {
             FROM renewed r LEFT JOIN LATERAL (
               SELECT id, operation_ref, event_id, operation_id, subject_id, sequence, type, status, tool, step_key,
                      occurred_at, payload::text AS payload, trace_context
-              FROM outbox_event
-              WHERE id >= r.published_below AND id <= (SELECT max(id) FROM outbox_event) AND published_at IS NULL
-              ORDER BY id LIMIT ?
+              FROM outbox_event WHERE %s ORDER BY id LIMIT ?
             ) e ON true
-            """;
+            """.formatted(unpublishedFrom("r.published_below"));
 
     static final String ANY_UNPUBLISHED = "SELECT EXISTS (SELECT 1 FROM outbox_event WHERE " + UNPUBLISHED + ")";
 
@@ -95,25 +98,21 @@ class OutboxRows {
     Optional<List<OutboxEvent>> renewAndReadUnpublished(long epoch, Duration lease, Duration stallLimit, int max) {
         List<Optional<OutboxEvent>> rows = jdbc.query(RENEW_AND_READ, (row, n) -> {
             knownPublishedBelow.accumulateAndGet(row.getLong("published_below"), Math::max);
-            return row.getObject("id") == null ? Optional.<OutboxEvent>empty() : Optional.of(event(row, n));
+            return row.getObject("id") == null ? Optional.<OutboxEvent>empty() : Optional.of(event(row));
         }, lease.toMillis() + " milliseconds", epoch, String.valueOf(stallLimit.toMillis()), max);
         if (rows.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(inPublishingOrder(rows.stream().flatMap(Optional::stream).toList()));
+        return Optional.of(rows.stream().flatMap(Optional::stream)
+                .sorted(Comparator.comparingLong(OutboxEvent::operationRef).thenComparingInt(OutboxEvent::sequence))
+                .toList());
     }
 
-    private static OutboxEvent event(ResultSet row, int n) throws SQLException {
+    private static OutboxEvent event(ResultSet row) throws SQLException {
         return new OutboxEvent(row.getLong("id"), row.getLong("operation_ref"), row.getObject("event_id", UUID.class),
                 row.getObject("operation_id", UUID.class), row.getString("subject_id"), row.getInt("sequence"),
                 row.getString("type"), row.getString("status"), row.getString("tool"), row.getString("step_key"),
                 row.getTimestamp("occurred_at").toInstant(), row.getString("payload"), row.getString("trace_context"));
-    }
-
-    private static List<OutboxEvent> inPublishingOrder(List<OutboxEvent> events) {
-        return events.stream()
-                .sorted(Comparator.comparingLong(OutboxEvent::operationRef).thenComparingInt(OutboxEvent::sequence))
-                .toList();
     }
 
     /**
