@@ -58,7 +58,7 @@ enum Disposition: Equatable {
         case "unauthenticated": return .retryLater  // the token provider is asked again for every attempt
         case "key-reuse", "unknown-operation-type", "invalid-arguments", "idempotency-key", "malformed-body",
              "body-too-large", "unsupported-media-type", "assertion-invalid", "forbidden", "not-found",
-             "method-not-allowed", "request-rejected", "http-version-not-supported":
+             "method-not-allowed", "not-acceptable", "request-rejected", "http-version-not-supported":
             return .final
         default:
             switch response.status {

@@ -8,6 +8,7 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.web.firewall.RequestRejectedException;
+import org.springframework.web.HttpMediaTypeNotAcceptableException;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -79,6 +80,19 @@ class ApiExceptionHandler {
             headers.setAllow(e.getSupportedHttpMethods());
         }
         return new ResponseEntity<>(response.getBody(), headers, response.getStatusCode());
+    }
+
+    /**
+     * The operations are JSON only: a request whose {@code Accept} takes no JSON is refused before
+     * its handler runs (their mappings say what they produce), so a submission stores nothing. The
+     * problem itself is {@code application/problem+json} whatever the request accepts (RFC 9110
+     * allows a 406 to answer in any type).
+     */
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> notAcceptable(HttpMediaTypeNotAcceptableException e) {
+        return problem(ApiProblem.of(ProblemType.NOT_ACCEPTABLE,
+                "this resource is application/json (and its problems application/problem+json): "
+                        + "send Accept: application/json, or no Accept", null));
     }
 
     @ExceptionHandler

@@ -80,7 +80,8 @@ class OperationController {
         this.properties = properties;
     }
 
-    @PostMapping(path = "/v1/operations", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @PostMapping(path = "/v1/operations", consumes = MediaType.APPLICATION_JSON_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<?> submit(Authentication caller, HttpServletRequest request) throws IOException {
         OperationId operationId = IdempotencyKey.from(request);
         spans.tagCurrent(operationId); // the request's span: an attribute, never a metric tag
@@ -101,7 +102,8 @@ class OperationController {
      * with its state then and {@code Preference-Applied}; the status code is still the
      * submission's (202 new, 200 replayed). A refusal is answered at once.
      */
-    @PostMapping(path = "/v1/operations", consumes = MediaType.APPLICATION_JSON_VALUE, headers = PreferWait.PREFER)
+    @PostMapping(path = "/v1/operations", consumes = MediaType.APPLICATION_JSON_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE, headers = PreferWait.PREFER)
     DeferredResult<ResponseEntity<?>> submitWaiting(Authentication caller, HttpServletRequest request)
             throws IOException {
         OperationId operationId = IdempotencyKey.from(request);
@@ -123,7 +125,7 @@ class OperationController {
      * 200 once it has ended (cancelled, or ended otherwise: the cancel changed nothing); the same
      * answer for every repeat. Another subject's operation is 404, as one that does not exist.
      */
-    @PostMapping("/v1/operations/{operationId}/cancel")
+    @PostMapping(path = "/v1/operations/{operationId}/cancel", produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<OperationResponse> cancel(Authentication caller, @PathVariable String operationId) {
         OperationId id = parsePathId(operationId);
         spans.tagCurrent(id);
@@ -139,7 +141,7 @@ class OperationController {
         }
     }
 
-    @GetMapping("/v1/operations/{operationId}")
+    @GetMapping(path = "/v1/operations/{operationId}", produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<OperationResponse> find(Authentication caller, @PathVariable String operationId) {
         OperationId id = parsePathId(operationId);
         spans.tagCurrent(id);
@@ -152,7 +154,8 @@ class OperationController {
      * The read with {@code Prefer: wait=N}: held until the operation settled or N seconds passed,
      * then its state and {@code Preference-Applied}. Another subject's operation is not found, at once.
      */
-    @GetMapping(path = "/v1/operations/{operationId}", headers = PreferWait.PREFER)
+    @GetMapping(path = "/v1/operations/{operationId}", produces = MediaType.APPLICATION_JSON_VALUE,
+            headers = PreferWait.PREFER)
     DeferredResult<ResponseEntity<?>> findWaiting(Authentication caller, @PathVariable String operationId,
             HttpServletRequest request) {
         OperationId id = parsePathId(operationId);

@@ -25,6 +25,7 @@ public enum ProblemType {
     BODY_TOO_LARGE("body-too-large", "Request body too large", HttpStatus.CONTENT_TOO_LARGE),
     UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", "Unsupported media type", HttpStatus.UNSUPPORTED_MEDIA_TYPE),
     NOT_FOUND("not-found", "Not found", HttpStatus.NOT_FOUND),
+    NOT_ACCEPTABLE("not-acceptable", "Not acceptable", HttpStatus.NOT_ACCEPTABLE),
     METHOD_NOT_ALLOWED("method-not-allowed", "Method not allowed", HttpStatus.METHOD_NOT_ALLOWED),
     REQUEST_REJECTED("request-rejected", "Request rejected", HttpStatus.BAD_REQUEST),
     HTTP_VERSION_NOT_SUPPORTED("http-version-not-supported", "HTTP version not supported",
@@ -55,6 +56,7 @@ public enum ProblemType {
             case 403 -> FORBIDDEN;
             case 404 -> NOT_FOUND;
             case 405 -> METHOD_NOT_ALLOWED;
+            case 406 -> NOT_ACCEPTABLE;
             case 413 -> BODY_TOO_LARGE;
             case 415 -> UNSUPPORTED_MEDIA_TYPE;
             case 505 -> HTTP_VERSION_NOT_SUPPORTED;

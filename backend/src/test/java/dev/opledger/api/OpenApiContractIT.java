@@ -154,6 +154,12 @@ class OpenApiContractIT {
                 .isIn(ProblemType.UNSUPPORTED_MEDIA_TYPE, ProblemType.IDEMPOTENCY_KEY);
         assertThat(problem(send("DELETE", OPERATIONS, "/v1/operations", token, Map.of(), null)))
                 .isEqualTo(ProblemType.METHOD_NOT_ALLOWED);
+        assertThat(problem(submit(token, UUID.randomUUID().toString(), Checkout.command(1),
+                Map.of("Accept", "application/xml")))).isEqualTo(ProblemType.NOT_ACCEPTABLE);
+        assertThat(problem(get(OPERATION, "/v1/operations/" + UUID.randomUUID(), token,
+                Map.of("Accept", "text/html", "Prefer", "wait=5")))).isEqualTo(ProblemType.NOT_ACCEPTABLE);
+        assertThat(problem(cancel(UUID.randomUUID().toString(), token, Map.of("Accept", "application/xml"))))
+                .isEqualTo(ProblemType.NOT_ACCEPTABLE);
         assertThat(problem(send("POST", OPERATION, "/v1/operations/" + UUID.randomUUID(), token, Map.of(), null)))
                 .isEqualTo(ProblemType.METHOD_NOT_ALLOWED);
     }

@@ -79,6 +79,16 @@ class RefusedRequestIT {
                         .header("Authorization", "Bearer " + token).header("Idempotency-Key", id)
                         .header("Content-Type", "multipart/form-data; boundary=x").body(Checkout.command()), 415,
                         "unsupported-media-type"),
+                // the operations are JSON only: refused before the handler, so the submission stores nothing
+                new Case("a submission accepting only XML", token -> post("POST", token).header("Accept", "application/xml"),
+                        406, "not-acceptable"),
+                new Case("a waiting submission accepting only HTML", token -> post("POST", token)
+                        .header("Prefer", "wait=5").header("Accept", "text/html"), 406, "not-acceptable"),
+                new Case("a waiting read accepting only XML", token -> get("/v1/operations/" + id, token)
+                        .header("Prefer", "wait=5").header("Accept", "application/xml"), 406, "not-acceptable"),
+                new Case("a cancel accepting only problems", token -> new RawHttp.Request("POST",
+                        "/v1/operations/" + id + "/cancel").header("Authorization", "Bearer " + token)
+                        .header("Accept", "application/problem+json"), 406, "not-acceptable"),
                 new Case("TRACE", token -> new RawHttp.Request("TRACE", "/v1/operations/" + id)
                         .header("Authorization", "Bearer " + token), 405, "method-not-allowed"),
                 // Tomcat 11 answers 400 for both, not 431 or 414
