@@ -16,6 +16,7 @@ import dev.opledger.submission.Submission;
 import dev.opledger.submission.SubmissionOutcome;
 import dev.opledger.submission.SubmissionService;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -24,9 +25,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -35,7 +38,6 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.context.request.async.DeferredResult;
 
 /**
  * {@code POST /v1/operations} submits an operation under the caller's {@code Idempotency-Key}
@@ -68,10 +70,13 @@ class OperationController {
     private final RequestBodyReader bodies;
     private final ApiProperties properties;
     private final OperationSpans spans;
+    private final WaitedAnswers answers;
 
     OperationController(SubmissionService submissions, ClaimService claims, CancelService cancels,
-            OperationWaits waits, RequestBodyReader bodies, ApiProperties properties, OperationSpans spans) {
+            OperationWaits waits, RequestBodyReader bodies, ApiProperties properties, OperationSpans spans,
+            WaitedAnswers answers) {
         this.spans = spans;
+        this.answers = answers;
         this.submissions = submissions;
         this.claims = claims;
         this.cancels = cancels;
@@ -104,18 +109,19 @@ class OperationController {
      */
     @PostMapping(path = "/v1/operations", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE, headers = PreferWait.PREFER)
-    DeferredResult<ResponseEntity<?>> submitWaiting(Authentication caller, HttpServletRequest request)
-            throws IOException {
+    @Nullable ResponseEntity<?> submitWaiting(Authentication caller, HttpServletRequest request,
+            HttpServletResponse response) throws IOException {
         OperationId operationId = IdempotencyKey.from(request);
         spans.tagCurrent(operationId);
         try (var ignored = OperationMdc.put(operationId)) {
             SubmissionOutcome outcome = submissions.submit(submission(caller, request, operationId));
             Optional<Duration> wait = PreferWait.from(request.getHeaders(PreferWait.PREFER), properties.maxWait());
             return switch (outcome) {
-                case SubmissionOutcome.Accepted accepted -> waited(accepted.operation(), wait,
+                case SubmissionOutcome.Accepted accepted -> waited(request, response, accepted.operation(), wait,
                         () -> accepted(accepted.operation()));
-                case SubmissionOutcome.Replayed replayed -> waited(replayed.operation(), wait, OperationController::replayed);
-                default -> answered(refused(outcome, operationId));
+                case SubmissionOutcome.Replayed replayed ->
+                        waited(request, response, replayed.operation(), wait, OperationController::replayed);
+                default -> refused(outcome, operationId);
             };
         }
     }
@@ -156,41 +162,35 @@ class OperationController {
      */
     @GetMapping(path = "/v1/operations/{operationId}", produces = MediaType.APPLICATION_JSON_VALUE,
             headers = PreferWait.PREFER)
-    DeferredResult<ResponseEntity<?>> findWaiting(Authentication caller, @PathVariable String operationId,
-            HttpServletRequest request) {
+    @Nullable ResponseEntity<?> findWaiting(Authentication caller, @PathVariable String operationId,
+            HttpServletRequest request, HttpServletResponse response) {
         OperationId id = parsePathId(operationId);
         spans.tagCurrent(id);
         OperationState current = claims.find(subject(caller), id).orElseThrow(() -> notFound(id));
-        return waited(current, PreferWait.from(request.getHeaders(PreferWait.PREFER), properties.maxWait()),
-                ResponseEntity::ok);
+        return waited(request, response, current,
+                PreferWait.from(request.getHeaders(PreferWait.PREFER), properties.maxWait()), ResponseEntity::ok);
     }
 
-    // No thread waits: the answer is written when the future completes, on whichever thread completes it.
-    private DeferredResult<ResponseEntity<?>> waited(OperationState current, Optional<Duration> wait,
-            Supplier<ResponseEntity.BodyBuilder> status) {
+    /**
+     * The answer now when there is nothing to wait for (no valid wait, the operation settled),
+     * else null: the answer is written when the operation settles or the wait ends, on whichever
+     * thread ends it, and no thread waits ({@link WaitedAnswers}).
+     */
+    private @Nullable ResponseEntity<?> waited(HttpServletRequest request, HttpServletResponse response,
+            OperationState current, Optional<Duration> wait, Supplier<ResponseEntity.BodyBuilder> status) {
         if (wait.isEmpty()) {
-            return answered(status.get().body(OperationResponse.of(current)));
+            return status.get().body(OperationResponse.of(current));
         }
         Function<OperationState, ResponseEntity<?>> answer = state -> status.get()
                 .header(PreferWait.PREFERENCE_APPLIED, PreferWait.applied(wait.get()))
                 .body(OperationResponse.of(state));
+        CompletableFuture<OperationState> settled = waits.untilSettled(current, wait.get());
+        if (settled.isDone() && !settled.isCompletedExceptionally()) {
+            return answer.apply(settled.join());
+        }
         // the container's own timeout only backs the node's deadline up
-        var deferred = new DeferredResult<ResponseEntity<?>>(wait.get().plus(CONTAINER_GRACE).toMillis());
-        deferred.onTimeout(() -> deferred.setResult(answer.apply(current)));
-        waits.untilSettled(current, wait.get()).whenComplete((state, failure) -> {
-            if (failure != null) {
-                deferred.setErrorResult(failure);
-            } else {
-                deferred.setResult(answer.apply(state));
-            }
-        });
-        return deferred;
-    }
-
-    private static DeferredResult<ResponseEntity<?>> answered(ResponseEntity<?> response) {
-        var deferred = new DeferredResult<ResponseEntity<?>>();
-        deferred.setResult(response);
-        return deferred;
+        answers.answerWhenSettled(request, response, settled, current, answer, wait.get().plus(CONTAINER_GRACE));
+        return null;
     }
 
     private Submission submission(Authentication caller, HttpServletRequest request, OperationId operationId)

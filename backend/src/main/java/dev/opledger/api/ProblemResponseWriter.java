@@ -23,16 +23,24 @@ class ProblemResponseWriter {
     }
 
     void write(HttpServletResponse response, ProblemDetail problem) throws IOException {
+        response.setStatus(problem.getStatus());
+        response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+        json.writeValue(response.getOutputStream(), body(problem));
+    }
+
+    /** The problem's members as Spring MVC writes them: {@code instance} only where it is set. */
+    static Map<String, Object> body(ProblemDetail problem) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("type", problem.getType().toString());
         body.put("title", problem.getTitle());
         body.put("status", problem.getStatus());
         body.put("detail", problem.getDetail());
+        if (problem.getInstance() != null) {
+            body.put("instance", problem.getInstance().toString());
+        }
         if (problem.getProperties() != null) {
             body.putAll(problem.getProperties());
         }
-        response.setStatus(problem.getStatus());
-        response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-        json.writeValue(response.getOutputStream(), body);
+        return body;
     }
 }

@@ -20,8 +20,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -93,6 +96,38 @@ class PreferWaitIT {
         assertThat(status(response)).isEqualTo("SUCCEEDED");
         assertThat(response.headers().firstValue("Preference-Applied")).hasValue("wait=25");
         assertThat(tookMillis).as("answered when it ended, not after the 25 s").isLessThan(15_000);
+    }
+
+    /**
+     * The waited answer is written from the thread that ends the wait, outside Spring MVC
+     * ({@link WaitedAnswers}); it must still be the answer MVC gives a read: the same headers
+     * (Spring Security's among them), the same JSON, and Preference-Applied on top.
+     */
+    @Test
+    void anAnswerWrittenWhenTheWaitEndsCarriesWhatAReadCarries() throws Exception {
+        var subject = new SubjectId("wait-same-" + UUID.randomUUID());
+        OperationId id = Operations.claim(claims, subject, 1).getFirst();
+        LeasedOperation leased = Operations.lease(lifecycle, NODE, id);
+        double before = waiters();
+        var answer = waitingGet(subject, id, "wait=25");
+        await().atMost(Duration.ofSeconds(10)).until(() -> waiters() > before);
+        assertThat(lifecycle.finishRun(leased.fence(), NODE, OperationStatus.SUCCEEDED, null)).isTrue();
+        HttpResponse<String> waited = answer.get(10, TimeUnit.SECONDS);
+
+        HttpResponse<String> read = ApiClient.onPort(port).get(TestTokens.forSubject(subject.value()),
+                "/v1/operations/" + id);
+        assertThat(waited.statusCode()).isEqualTo(read.statusCode()).isEqualTo(200);
+        assertThat(ApiClient.json(waited)).isEqualTo(ApiClient.json(read));
+        var readHeaders = new TreeMap<>(read.headers().map());
+        var waitedHeaders = new TreeMap<>(waited.headers().map());
+        // the framing may differ (MVC streams its answer chunked, the waited one has its length)
+        readHeaders.keySet().removeAll(Set.of("date", "content-length", "transfer-encoding"));
+        assertThat(waitedHeaders.remove("preference-applied")).containsExactly("wait=25");
+        waitedHeaders.keySet().removeAll(Set.of("date", "content-length", "transfer-encoding"));
+        assertThat(readHeaders).containsKeys("content-type", "x-content-type-options", "cache-control");
+        assertThat(waitedHeaders).isEqualTo(readHeaders);
+        assertThat(waited.headers().firstValueAsLong("content-length"))
+                .hasValue(waited.body().getBytes(StandardCharsets.UTF_8).length);
     }
 
     @Test

@@ -1,0 +1,128 @@
+package dev.opledger.api;
+
+import dev.opledger.claim.OperationState;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Answers a request that waits for its operation to settle ({@code Prefer: wait}) when the wait
+ * ends, through the servlet's own {@link AsyncContext}: no thread waits, and the request does not
+ * pass Tomcat, the filter chain and Spring MVC a second time, as the async dispatch of a
+ * {@code DeferredResult} does (issue 13, docs/benchmarks.md "Prefer: wait without a second
+ * dispatch"). The answer is the one Spring MVC would write for the same {@link ResponseEntity}: its
+ * status and headers, and its body as JSON through the application's {@link JsonMapper} (with its
+ * length, where MVC streams it chunked); a failure is answered by
+ * {@link ApiExceptionHandler#unexpected}, as Spring MVC would have. The handlers' mappings produce
+ * {@code application/json} only, so every request answered here accepts it.
+ */
+@Component
+class WaitedAnswers {
+
+    private static final Logger log = LoggerFactory.getLogger(WaitedAnswers.class);
+
+    private final JsonMapper json;
+    private final ApiExceptionHandler failures;
+
+    WaitedAnswers(JsonMapper json, ApiExceptionHandler failures) {
+        this.json = json;
+        this.failures = failures;
+    }
+
+    /**
+     * Starts the request's asynchronous mode and writes {@code answer} of the settled state once
+     * {@code settled} completes, or of {@code current} if the container's timeout ({@code limit})
+     * comes first. The caller answers a settled operation itself: this is for one still waiting.
+     */
+    void answerWhenSettled(HttpServletRequest request, HttpServletResponse response,
+            CompletableFuture<OperationState> settled, OperationState current,
+            Function<OperationState, ResponseEntity<?>> answer, Duration limit) {
+        URI path = URI.create(request.getRequestURI());
+        // The filters' response: should the answer be written before the filter chain has returned
+        // (an operation that settles at once), Spring Security's header writer still adds its
+        // headers when the answer commits the response.
+        AsyncContext async = request.startAsync(request, response);
+        async.setTimeout(limit.toMillis());
+        var answered = new AtomicBoolean();
+        async.addListener(new AsyncListener() {
+            @Override
+            public void onTimeout(AsyncEvent event) {
+                if (answered.compareAndSet(false, true)) {
+                    write(async, path, response, () -> answer.apply(current));
+                }
+            }
+
+            @Override
+            public void onError(AsyncEvent event) {
+                // the client went away or the connection broke: nothing to answer, only to end
+                if (answered.compareAndSet(false, true)) {
+                    async.complete();
+                }
+            }
+
+            @Override
+            public void onComplete(AsyncEvent event) {
+                answered.set(true);
+            }
+
+            @Override
+            public void onStartAsync(AsyncEvent event) {
+            }
+        });
+        // Written on a container thread, not the one that ended the wait (a worker, a notification's
+        // reader): a client that does not read must not hold it. Not started once the request ended.
+        settled.whenComplete((state, failure) -> {
+            if (!answered.get()) {
+                async.start(() -> {
+                    if (answered.compareAndSet(false, true)) {
+                        write(async, path, response, () -> failure == null ? answer.apply(state)
+                                : failures.unexpected(failure instanceof Exception e ? e
+                                        : new IllegalStateException(failure)));
+                    }
+                });
+            }
+        });
+    }
+
+    private void write(AsyncContext async, URI path, HttpServletResponse response,
+            Supplier<ResponseEntity<?>> answer) {
+        try {
+            ResponseEntity<?> entity = answer.get();
+            response.setStatus(entity.getStatusCode().value());
+            entity.getHeaders().forEach((name, values) -> values.forEach(value -> response.addHeader(name, value)));
+            Object body = entity.getBody();
+            if (body != null) {
+                MediaType type = entity.getHeaders().getContentType();
+                if (body instanceof ProblemDetail problem && problem.getInstance() == null) {
+                    problem.setInstance(path); // as Spring MVC sets it
+                }
+                byte[] bytes = json.writeValueAsBytes(body instanceof ProblemDetail problem
+                        ? ProblemResponseWriter.body(problem) : body);
+                response.setContentType((type != null ? type : MediaType.APPLICATION_JSON).toString());
+                response.setContentLength(bytes.length);
+                response.getOutputStream().write(bytes);
+            }
+        } catch (IOException | RuntimeException e) {
+            // the connection broke while the answer was written: the client retries with its operationId
+            log.debug("writing a waited answer failed", e);
+        } finally {
+            async.complete();
+        }
+    }
+}
