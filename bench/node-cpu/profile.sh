@@ -21,10 +21,10 @@ for db in $DB $TDB; do psql -q -d postgres -c "DROP DATABASE IF EXISTS $db WITH 
 java -Djarmode=tools -jar "$JAR" extract --destination $OUT/node-jar >/dev/null
 java -Xms128m -Xmx256m -cp "$OUT/node-jar/lib/*" bench/relay/RelayBench.java broker $OUT/bootstrap >$OUT/broker.log 2>&1 & BP=$!
 java -Xms128m -Xmx256m -jar reference-tools/target/reference-tools.jar --server.port=$TPORT --server.address=127.0.0.1 \
-  --spring.datasource.url=jdbc:postgresql://127.0.0.1:5432/$TDB --spring.datasource.username=postgres --logging.level.root=WARN >$OUT/tools.log 2>&1 & TP=$!
+  --spring.datasource.url=jdbc:postgresql://127.0.0.1:$PGPORT/$TDB --spring.datasource.username=postgres --logging.level.root=WARN >$OUT/tools.log 2>&1 & TP=$!
 until [ -s $OUT/bootstrap ]; do sleep 1; done
 java -Xms256m -Xmx384m -jar "$JAR" --spring.profiles.active=local --server.port=$PORT \
-  --spring.datasource.url=jdbc:postgresql://127.0.0.1:5432/$DB --spring.datasource.username=postgres \
+  --spring.datasource.url=jdbc:postgresql://127.0.0.1:$PGPORT/$DB --spring.datasource.username=postgres \
   --opledger.attest.mode=off --opledger.worker.enabled=true --opledger.reference-tools.embedded=false \
   --opledger.mcp.servers.reference.url=http://127.0.0.1:$TPORT/mcp --spring.kafka.bootstrap-servers=$(cat $OUT/bootstrap) \
   --logging.level.root=WARN >$OUT/node.log 2>&1 & NP=$!
@@ -32,7 +32,8 @@ trap 'kill $LP $NP $TP $BP 2>/dev/null' EXIT
 until curl -fs http://127.0.0.1:$PORT/actuator/health/readiness >/dev/null; do sleep 1; done
 until [ "$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:$TPORT/mcp)" != 000 ]; do sleep 1; done
 echo "node $NP ready $(date -u +%T)"
-TOT=$((WARM + JFRS + 15))
+# open-ended: the warm-up loop's own sampling stretches it past WARM_S, and the driver is killed after the window
+TOT=$((3 * WARM + JFRS + 300))
 java -jar cli/target/opledger-cli.jar load --mode checkout --server http://127.0.0.1:$PORT --clients 16 --warmup 0 --duration $TOT --wait 25 >$OUT/load.out 2>$OUT/load.err & LP=$!
 snap() { for t in /proc/$NP/task/*; do n=$(cat $t/comm 2>/dev/null) || continue; s=$(sed 's/.*) //' $t/stat 2>/dev/null) || continue; echo "${t##*/}|$n|$(awk '{print $12+$13}' <<<"$s")"; done; }
 jit() { snap | awk -F'|' '$2 ~ /^C[12] CompilerThre/ {s+=$3} END {print s+0}'; }
