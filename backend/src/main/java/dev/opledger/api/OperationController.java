@@ -173,8 +173,8 @@ class OperationController {
 
     /**
      * The answer now when there is nothing to wait for (no valid wait, the operation settled),
-     * else null: the answer is written when the operation settles or the wait ends, on whichever
-     * thread ends it, and no thread waits ({@link WaitedAnswers}).
+     * else null: the answer is written when the operation settles or the wait ends, and no thread
+     * waits meanwhile ({@link WaitedAnswers}).
      */
     private @Nullable ResponseEntity<?> waited(HttpServletRequest request, HttpServletResponse response,
             OperationState current, Optional<Duration> wait, Supplier<ResponseEntity.BodyBuilder> status) {
