@@ -73,6 +73,15 @@ class PreferWaitIT {
                 Map.of("Prefer", prefer)).GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** A waiting read, sent and registered as a waiter on the node (so a settle from now on ends it). */
+    private CompletableFuture<HttpResponse<String>> registeredWaitingGet(SubjectId subject, OperationId id,
+            String prefer) {
+        double before = waiters();
+        var answer = waitingGet(subject, id, prefer);
+        await().atMost(Duration.ofSeconds(10)).until(() -> waiters() > before);
+        return answer;
+    }
+
     private static String status(HttpResponse<String> response) {
         return ApiClient.json(response).get("status").asString();
     }
@@ -82,11 +91,9 @@ class PreferWaitIT {
         var subject = new SubjectId("wait-" + UUID.randomUUID());
         OperationId id = Operations.claim(claims, subject, 1).getFirst();
         LeasedOperation leased = Operations.lease(lifecycle, NODE, id);
-        double before = waiters();
 
         long started = System.nanoTime();
-        var answer = waitingGet(subject, id, "wait=25");
-        await().atMost(Duration.ofSeconds(10)).until(() -> waiters() > before);
+        var answer = registeredWaitingGet(subject, id, "wait=25");
         assertThat(answer).isNotDone();
         assertThat(lifecycle.finishRun(leased.fence(), NODE, OperationStatus.SUCCEEDED, null)).isTrue();
 
@@ -99,8 +106,8 @@ class PreferWaitIT {
     }
 
     /**
-     * The waited answer is written from the thread that ends the wait, outside Spring MVC
-     * ({@link WaitedAnswers}); it must still be the answer MVC gives a read: the same headers
+     * The waited answer is written when the wait ends, outside Spring MVC ({@link WaitedAnswers});
+     * it must still be the answer MVC gives a read: the same headers
      * (Spring Security's among them), the same JSON, and Preference-Applied on top.
      */
     @Test
@@ -108,9 +115,7 @@ class PreferWaitIT {
         var subject = new SubjectId("wait-same-" + UUID.randomUUID());
         OperationId id = Operations.claim(claims, subject, 1).getFirst();
         LeasedOperation leased = Operations.lease(lifecycle, NODE, id);
-        double before = waiters();
-        var answer = waitingGet(subject, id, "wait=25");
-        await().atMost(Duration.ofSeconds(10)).until(() -> waiters() > before);
+        var answer = registeredWaitingGet(subject, id, "wait=25");
         assertThat(lifecycle.finishRun(leased.fence(), NODE, OperationStatus.SUCCEEDED, null)).isTrue();
         HttpResponse<String> waited = answer.get(10, TimeUnit.SECONDS);
 
@@ -136,9 +141,7 @@ class PreferWaitIT {
         OperationId id = Operations.claim(claims, subject, 1).getFirst();
         try (var other = new OtherNode(dataSource, reader)) {
             LeasedOperation leased = Operations.lease(other.lifecycle, NODE, id);
-            double before = waiters();
-            var answer = waitingGet(subject, id, "wait=25");
-            await().atMost(Duration.ofSeconds(10)).until(() -> waiters() > before);
+            var answer = registeredWaitingGet(subject, id, "wait=25");
 
             // this node's own services are not told: only the other node's NOTIFY can wake the waiter
             assertThat(other.lifecycle.finishRun(leased.fence(), NODE, OperationStatus.NEEDS_REVIEW, "a call in flight"))
