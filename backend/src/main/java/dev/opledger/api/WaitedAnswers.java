@@ -103,26 +103,39 @@ class WaitedAnswers {
     private void write(AsyncContext async, URI path, HttpServletResponse response,
             Supplier<ResponseEntity<?>> answer) {
         try {
-            ResponseEntity<?> entity = answer.get();
-            response.setStatus(entity.getStatusCode().value());
-            entity.getHeaders().forEach((name, values) -> values.forEach(value -> response.addHeader(name, value)));
-            Object body = entity.getBody();
-            if (body != null) {
-                MediaType type = entity.getHeaders().getContentType();
-                if (body instanceof ProblemDetail problem && problem.getInstance() == null) {
-                    problem.setInstance(path); // as Spring MVC sets it
-                }
-                byte[] bytes = json.writeValueAsBytes(body instanceof ProblemDetail problem
-                        ? ProblemResponseWriter.body(problem) : body);
-                response.setContentType((type != null ? type : MediaType.APPLICATION_JSON).toString());
-                response.setContentLength(bytes.length);
-                response.getOutputStream().write(bytes);
-            }
-        } catch (IOException | RuntimeException e) {
+            send(answer.get(), path, response);
+        } catch (IOException e) {
             // the connection broke while the answer was written: the client retries with its operationId
             log.debug("writing a waited answer failed", e);
+        } catch (RuntimeException e) {
+            // a bug in building the answer: the internal-error problem, as Spring MVC would answer it
+            if (!response.isCommitted()) {
+                response.reset();
+                try {
+                    send(failures.unexpected(e), path, response);
+                } catch (IOException | RuntimeException again) {
+                    log.debug("writing the problem of a waited answer failed", again);
+                }
+            }
         } finally {
             async.complete();
+        }
+    }
+
+    private void send(ResponseEntity<?> entity, URI path, HttpServletResponse response) throws IOException {
+        response.setStatus(entity.getStatusCode().value());
+        entity.getHeaders().forEach((name, values) -> values.forEach(value -> response.addHeader(name, value)));
+        Object body = entity.getBody();
+        if (body != null) {
+            MediaType type = entity.getHeaders().getContentType();
+            if (body instanceof ProblemDetail problem && problem.getInstance() == null) {
+                problem.setInstance(path); // as Spring MVC sets it
+            }
+            byte[] bytes = json.writeValueAsBytes(body instanceof ProblemDetail problem
+                    ? ProblemResponseWriter.body(problem) : body);
+            response.setContentType((type != null ? type : MediaType.APPLICATION_JSON).toString());
+            response.setContentLength(bytes.length);
+            response.getOutputStream().write(bytes);
         }
     }
 }

@@ -127,6 +127,20 @@ class WaitedAnswersTest {
     }
 
     @Test
+    void anAnswerThatCannotBeBuiltIsTheInternalErrorProblem() throws IOException {
+        answers.answerWhenSettled(request, response, settled, running, state -> {
+            throw new IllegalStateException("a bug in the answer");
+        }, Duration.ofSeconds(15));
+
+        settled.complete(state(OperationStatus.SUCCEEDED));
+
+        assertThat(response.getStatus()).isEqualTo(500);
+        assertThat(response.getContentType()).isEqualTo("application/problem+json");
+        assertThat(body().get("type").asString()).isEqualTo(ProblemType.INTERNAL.type().toString());
+        assertThat(request.isAsyncStarted()).as("completed").isFalse();
+    }
+
+    @Test
     void aClientThatWentAwayIsNotAnswered() throws IOException {
         startWaiting();
         var async = (MockAsyncContext) request.getAsyncContext();
