@@ -53,7 +53,7 @@ class WaitedAnswers {
     void answerWhenSettled(HttpServletRequest request, HttpServletResponse response,
             CompletableFuture<OperationState> settled, OperationState current,
             Function<OperationState, ResponseEntity<?>> answer, Duration limit) {
-        URI path = URI.create(request.getRequestURI());
+        String path = request.getRequestURI();
         // The filters' response: should the answer be written before the filter chain has returned
         // (an operation that settles at once), Spring Security's header writer still adds its
         // headers when the answer commits the response.
@@ -100,7 +100,7 @@ class WaitedAnswers {
         });
     }
 
-    private void write(AsyncContext async, URI path, HttpServletResponse response,
+    private void write(AsyncContext async, String path, HttpServletResponse response,
             Supplier<ResponseEntity<?>> answer) {
         try {
             send(answer.get(), path, response);
@@ -122,14 +122,14 @@ class WaitedAnswers {
         }
     }
 
-    private void send(ResponseEntity<?> entity, URI path, HttpServletResponse response) throws IOException {
+    private void send(ResponseEntity<?> entity, String path, HttpServletResponse response) throws IOException {
         response.setStatus(entity.getStatusCode().value());
         entity.getHeaders().forEach((name, values) -> values.forEach(value -> response.addHeader(name, value)));
         Object body = entity.getBody();
         if (body != null) {
             MediaType type = entity.getHeaders().getContentType();
             if (body instanceof ProblemDetail problem && problem.getInstance() == null) {
-                problem.setInstance(path); // as Spring MVC sets it
+                problem.setInstance(URI.create(path)); // as Spring MVC sets it
             }
             byte[] bytes = json.writeValueAsBytes(body instanceof ProblemDetail problem
                     ? ProblemResponseWriter.body(problem) : body);
