@@ -50,6 +50,7 @@ final class HostileMutations {
         all.addAll(paths());
         all.addAll(methods());
         all.addAll(prefers());
+        all.addAll(accepts());
         return List.copyOf(all);
     }
 
@@ -78,6 +79,29 @@ final class HostileMutations {
                     int b = pick(random, 0x01, 0x08, 0x7f);
                     spec.prefer = ascii("wait=0" + (char) b);
                     return String.format(Locale.ROOT, "0x%02x", b);
+                }));
+    }
+
+    /**
+     * {@code Accept} on any request: one that takes JSON is served; one that takes no
+     * {@code application/json} is refused before the handler (406 {@code not-acceptable}), so a
+     * command stores nothing.
+     */
+    private static List<Mutation> accepts() {
+        String category = "accept";
+        return List.of(
+                benign(Dimension.ACCEPT, category, "Accept taking JSON", ANY, (spec, random) -> {
+                    String value = pick(random, "*/*", "application/json", "application/*", "APPLICATION/JSON",
+                            "application/json, application/problem+json", "text/html;q=0.9, application/json;q=0.1",
+                            "application/json;charset=UTF-8", "text/*, */*;q=0.01");
+                    spec.accept = ascii(value);
+                    return value;
+                }),
+                refusing(Dimension.ACCEPT, category, "Accept taking no JSON", ANY, (spec, random) -> {
+                    String value = pick(random, "application/xml", "text/html", "application/problem+json",
+                            "text/plain, image/png");
+                    spec.accept = ascii(value);
+                    return value;
                 }));
     }
 

@@ -16,14 +16,14 @@ import java.util.UUID;
 /**
  * A seeded generator of requests at the API's edge: a valid command, a replay, a read or a cancel, with
  * none, one or a few mutations of distinct dimensions (token, subject, Idempotency-Key,
- * Content-Type, body, path, method). Whether the result is still a valid request follows from
+ * Prefer, Accept, Content-Type, body, path, method). Whether the result is still a valid request follows from
  * the mutations chosen, so the test knows what the node owes it. The same seed and the same
  * answers generate the same requests.
  */
 final class HostileRequests {
 
     /** The parts of a request a mutation changes; mutations apply in this order. */
-    enum Dimension { SUBJECT, AUTH, KEY, HEADER, PREFER, CONTENT_TYPE, BODY, FRAMING, PATH, METHOD }
+    enum Dimension { SUBJECT, AUTH, KEY, HEADER, PREFER, ACCEPT, CONTENT_TYPE, BODY, FRAMING, PATH, METHOD }
 
     record Created(String subject, UUID operationId, String body) {
     }
@@ -125,6 +125,8 @@ final class HostileRequests {
         /** A Prefer header (any request may carry one), and the Preference-Applied a 2xx must then carry (or none). */
         byte[] prefer;
         String preferenceApplied;
+        /** An Accept header (any request may carry one); none by default. */
+        byte[] accept;
 
         Spec(Random random, HostileRequests generator) {
             this.random = random;
@@ -213,6 +215,9 @@ final class HostileRequests {
             authorizations.forEach(value -> request.header("Authorization", value));
             if (prefer != null) {
                 request.header("Prefer", prefer);
+            }
+            if (accept != null) {
+                request.header("Accept", accept);
             }
             byte[] body = new byte[0];
             if (sendsCommand()) {
