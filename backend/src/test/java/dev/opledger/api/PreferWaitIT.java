@@ -22,16 +22,20 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * {@code Prefer: wait=N} on {@code GET /v1/operations/{id}} and {@code POST /v1/operations}: the
@@ -191,6 +195,43 @@ class PreferWaitIT {
         assertThat(replay.statusCode()).isEqualTo(200);
         assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
         assertThat(replay.headers().firstValue("Preference-Applied")).hasValue("wait=1");
+    }
+
+    /**
+     * Concurrent duplicates of one waiting submission: one claims (202), the rest replay (200), all
+     * wait, and when the operation ends every one is answered once, with its end state.
+     */
+    @Test
+    void concurrentDuplicateWaitingSubmissionsAreAllAnsweredWithTheOneOperationsEnd() throws Exception {
+        var subject = new SubjectId("wait-dup-" + UUID.randomUUID());
+        OperationId id = OperationId.parse(UUID.randomUUID().toString());
+        var request = ApiClient.onPort(port).request("/v1/operations", TestTokens.forSubject(subject.value()),
+                Map.of("Idempotency-Key", id.toString(), "Content-Type", "application/json", "Prefer", "wait=25"))
+                .POST(HttpRequest.BodyPublishers.ofString(Checkout.command())).build();
+        int duplicates = 12;
+        double before = waiters();
+        List<CompletableFuture<HttpResponse<String>>> answers = IntStream.range(0, duplicates)
+                .mapToObj(i -> http.sendAsync(request, HttpResponse.BodyHandlers.ofString())).toList();
+        await().atMost(Duration.ofSeconds(20)).until(() -> waiters() >= before + duplicates);
+        assertThat(answers).noneMatch(CompletableFuture::isDone);
+
+        LeasedOperation leased = Operations.lease(lifecycle, NODE, id);
+        assertThat(lifecycle.finishRun(leased.fence(), NODE, OperationStatus.SUCCEEDED, null)).isTrue();
+
+        List<HttpResponse<String>> responses = new ArrayList<>();
+        for (var answer : answers) {
+            responses.add(answer.get(15, TimeUnit.SECONDS));
+        }
+        assertThat(responses).extracting(HttpResponse::statusCode).containsOnly(200, 202)
+                .filteredOn(code -> code == 202).hasSize(1);
+        assertThat(responses).filteredOn(response -> response.statusCode() == 200)
+                .allSatisfy(replay -> assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true"));
+        assertThat(responses).allSatisfy(response -> {
+            assertThat(status(response)).isEqualTo("SUCCEEDED");
+            assertThat(response.headers().firstValue("Preference-Applied")).hasValue("wait=25");
+        });
+        assertThat(new JdbcTemplate(dataSource).queryForObject(
+                "SELECT count(*) FROM operation WHERE operation_id = ?", Long.class, id.value())).isEqualTo(1L);
     }
 
     @Test
