@@ -15,6 +15,9 @@ import tools.jackson.core.JacksonException;
  * records as maps, decimals as {@code BigDecimal} (see {@code StateJson}). langgraph4j's own
  * {@code JacksonStateSerializer} needs Jackson 2 ({@code com.fasterxml}), which Boot 4 no longer
  * brings; its default Java-serialization one stores opaque bytes tied to class versions.
+ *
+ * <p>A clone is that JSON round trip's result, built without writing the text where it can be
+ * ({@link StateJson#copy}).
  */
 public final class JsonStateSerializer<S extends AgentState> extends PlainTextStateSerializer<S> {
 
@@ -25,6 +28,15 @@ public final class JsonStateSerializer<S extends AgentState> extends PlainTextSt
     @Override
     public String contentType() {
         return "application/json";
+    }
+
+    @Override
+    public S cloneObject(S state) throws IOException {
+        try {
+            return stateOf(StateJson.copy(state.data()));
+        } catch (JacksonException e) {
+            throw new IOException("graph state is not JSON-writable: " + e.getOriginalMessage(), e);
+        }
     }
 
     @Override
