@@ -10,7 +10,6 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.modern.JsonRpc;
 import io.modelcontextprotocol.modern.McpException;
 import io.modelcontextprotocol.modern.McpSchema;
-import io.modelcontextprotocol.modern.McpSchema.CallToolResult;
 import io.modelcontextprotocol.modern.client.transport.McpClientTransport;
 import io.modelcontextprotocol.modern.client.transport.McpTransportRequest;
 import java.time.Duration;
@@ -54,7 +53,7 @@ final class TaskRequests {
                     new TaskState.Working(text(object, "status"),
                             object.get("statusMessage") instanceof String message ? message : null, interval(object)),
                     interval(object)));
-            case "complete" -> new ToolAnswer.Replied(Replies.of(json.convertValue(object, CallToolResult.class)));
+            case "complete" -> new ToolAnswer.Replied(Replies.ofResult(object, json));
             // multi-round-trip input: the gateway has none to give, and cannot tell whether the tool started
             default -> throw new IllegalStateException("the server answered tools/call with resultType '" + resultType
                     + "', which this client does not handle");
@@ -89,7 +88,7 @@ final class TaskRequests {
         return switch (TaskStatus.of(text(task, "status"))) {
             case WORKING, INPUT_REQUIRED -> new TaskState.Working(text(task, "status"), message, interval(task));
             case COMPLETED -> new TaskState.Completed(
-                    Replies.of(json.convertValue(object(task.get("result")), CallToolResult.class)));
+                    Replies.ofResult(object(task.get("result")), json));
             case FAILED -> {
                 Map<?, ?> error = task.get("error") instanceof Map<?, ?> map ? map : Map.of();
                 yield new TaskState.Failed(error.get("code") instanceof Number code ? code.intValue() : -32603,
