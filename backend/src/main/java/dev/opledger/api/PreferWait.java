@@ -50,10 +50,20 @@ final class PreferWait {
     private static Optional<Duration> seconds(String value, Duration max) {
         String digits = value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")
                 ? value.substring(1, value.length() - 1) : value;
-        if (digits.isEmpty() || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+        if (digits.isEmpty()) {
             return Optional.empty();
         }
-        String significant = digits.replaceFirst("^0+(?=.)", "");
+        int leadingZeros = 0;
+        for (int i = 0; i < digits.length(); i++) {
+            char c = digits.charAt(i);
+            if (c < '0' || c > '9') {
+                return Optional.empty();
+            }
+            if (c == '0' && leadingZeros == i && i < digits.length() - 1) {
+                leadingZeros++;
+            }
+        }
+        String significant = digits.substring(leadingZeros);
         if (significant.length() > MAX_DIGITS) {
             return Optional.of(max);
         }
