@@ -55,11 +55,11 @@ public final class StateJson {
     /**
      * Exactly what {@link #read} gives for the UTF-8 text of {@link #write}, as langgraph4j's clone
      * through a serializer and a checkpoint through PostgreSQL take it, built without the text
-     * where the JSON form of a value is known here: strings, booleans, whole numbers, decimals, and maps (string keys)
-     * and lists of the JDK's own collections. Any other value (a record, a double, an enum, a
+     * where the JSON form of a value is known here: strings, booleans, whole numbers, decimals, and
+     * the JDK's own maps (string keys) and lists. Any other value (a record, a double, an enum, a
      * date…) goes through JSON itself, so it comes back as it always did. langgraph4j clones the
-     * state before every node and checkpoint; the text of those clones was about 5 % of the
-     * node's CPU per checkout (issue 13, docs/benchmarks.md).
+     * state before every node and checkpoint; cloned through the text, the clones were about 6 % of
+     * the node's CPU per checkout (issue 13, docs/benchmarks.md).
      */
     public static Map<String, Object> copy(Map<String, Object> state) {
         try {
@@ -81,7 +81,7 @@ public final class StateJson {
             case String text when text.length() <= MAX_COPIED_STRING -> asUtf8(text);
             case Boolean flag -> flag;
             case Integer number -> number;
-            case Long number -> wholeNumber(BigInteger.valueOf(number));
+            case Long number -> number == number.intValue() ? (Object) number.intValue() : number;
             case BigInteger number when number.bitLength() <= 4 * MAX_COPIED_DIGITS -> wholeNumber(number);
             case BigDecimal number when number.precision() <= MAX_COPIED_DIGITS
                     && Math.abs(number.scale()) <= MAX_COPIED_DIGITS -> decimal(number);
