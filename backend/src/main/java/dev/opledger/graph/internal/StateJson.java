@@ -54,7 +54,7 @@ public final class StateJson {
 
     /**
      * Exactly what {@link #read} gives for the UTF-8 text of {@link #write}, as langgraph4j's clone
-     * through a serializer and a checkpoint through PostgreSQL take it, built without the text
+     * through its serializer's bytes took it, built without the text
      * where the JSON form of a value is known here: strings, booleans, whole numbers, decimals, and
      * the JDK's own maps (string keys) and lists. Any other value (a record, a double, an enum, a
      * date…) goes through JSON itself, so it comes back as it always did. langgraph4j clones the
@@ -142,8 +142,8 @@ public final class StateJson {
     }
 
     /**
-     * The text as it comes back from UTF-8, as the clone's and the checkpoint's JSON travel: a
-     * surrogate without its pair cannot be encoded and comes back as '?'.
+     * The text as it comes back from UTF-8, as the clone's JSON travelled through the serializer's
+     * bytes: a surrogate without its pair cannot be encoded and comes back as '?'.
      */
     private static String asUtf8(String text) {
         for (int i = 0; i < text.length(); i++) {
