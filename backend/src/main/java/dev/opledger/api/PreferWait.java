@@ -53,15 +53,14 @@ final class PreferWait {
         if (digits.isEmpty()) {
             return Optional.empty();
         }
-        int leadingZeros = 0;
         for (int i = 0; i < digits.length(); i++) {
-            char c = digits.charAt(i);
-            if (c < '0' || c > '9') {
+            if (digits.charAt(i) < '0' || digits.charAt(i) > '9') {
                 return Optional.empty();
             }
-            if (c == '0' && leadingZeros == i && i < digits.length() - 1) {
-                leadingZeros++;
-            }
+        }
+        int leadingZeros = 0;
+        while (leadingZeros < digits.length() - 1 && digits.charAt(leadingZeros) == '0') {
+            leadingZeros++;
         }
         String significant = digits.substring(leadingZeros);
         if (significant.length() > MAX_DIGITS) {

@@ -35,7 +35,7 @@ public final class JsonStateSerializer<S extends AgentState> extends PlainTextSt
         try {
             return stateOf(StateJson.copy(state.data()));
         } catch (JacksonException e) {
-            throw new IOException("graph state is not JSON-writable: " + e.getOriginalMessage(), e);
+            throw notJsonWritable(e);
         }
     }
 
@@ -44,8 +44,12 @@ public final class JsonStateSerializer<S extends AgentState> extends PlainTextSt
         try {
             return StateJson.write(data);
         } catch (JacksonException e) {
-            throw new IOException("graph state is not JSON-writable: " + e.getOriginalMessage(), e);
+            throw notJsonWritable(e);
         }
+    }
+
+    private static IOException notJsonWritable(JacksonException e) {
+        return new IOException("graph state is not JSON-writable: " + e.getOriginalMessage(), e);
     }
 
     @Override

@@ -40,6 +40,7 @@ public final class StateJson {
     private static final int MAX_COPIED_DEPTH = 64;
     private static final int MAX_COPIED_STRING = 1 << 20;
     private static final int MAX_COPIED_DIGITS = 64;
+    private static final int MAX_COPIED_BITS = 256;
 
     private StateJson() {
     }
@@ -82,7 +83,7 @@ public final class StateJson {
             case Boolean flag -> flag;
             case Integer number -> number;
             case Long number -> number == number.intValue() ? (Object) number.intValue() : number;
-            case BigInteger number when number.bitLength() <= 4 * MAX_COPIED_DIGITS -> wholeNumber(number);
+            case BigInteger number when number.bitLength() <= MAX_COPIED_BITS -> wholeNumber(number);
             case BigDecimal number when number.precision() <= MAX_COPIED_DIGITS
                     && Math.abs(number.scale()) <= MAX_COPIED_DIGITS -> decimal(number);
             case Map<?, ?> map when isJdkCollection(map) -> copyMap(map, depth + 1);
