@@ -3,6 +3,8 @@ package dev.opledger.outbox.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
+import java.util.Random;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class StoredTraceContextTest {
@@ -50,5 +52,51 @@ class StoredTraceContextTest {
         assertThat(StoredTraceContext.parse(TRACEPARENT + " " + "k=" + "v".repeat(600))).isEmpty();
         assertThat(StoredTraceContext.parse(TRACEPARENT + " k=a\nb")).hasValueSatisfying(
                 context -> assertThat(context.tracestate()).isNull());
+    }
+
+    /** W3C's version-00 traceparent as a regular expression, with its rule that neither id is all zeros. */
+    private static final Pattern VERSION_00 = Pattern.compile("00-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}");
+
+    private static boolean isTraceparentByExpression(String value) {
+        var matcher = VERSION_00.matcher(value);
+        return matcher.matches() && !matcher.group(1).equals("0".repeat(32)) && !matcher.group(2).equals("0".repeat(16));
+    }
+
+    @Test
+    void acceptsExactlyWhatTheFormatsExpressionAcceptsOnGeneratedNearMisses() {
+        // a valid traceparent with one to three changes: a character replaced (by another hex
+        // digit, an uppercase one, a dash, a space, non-ASCII), inserted or removed, an id zeroed
+        String alphabet = "0123456789abcdefABCDEFg-_ \u00e9\u0660\uff10\ud83d\u0000";
+        Random random = new Random(13);
+        int accepted = 0;
+        for (int i = 0; i < 50_000; i++) {
+            StringBuilder value = new StringBuilder(validTraceparent(random));
+            for (int change = random.nextInt(4); change > 0; change--) {
+                int at = value.isEmpty() ? 0 : random.nextInt(value.length());
+                char c = alphabet.charAt(random.nextInt(alphabet.length()));
+                switch (random.nextInt(5)) {
+                    case 0 -> value.insert(at, c);
+                    case 1 -> { if (!value.isEmpty()) value.deleteCharAt(at); }
+                    case 2 -> { if (value.length() >= 35) value.replace(3, 35, random.nextBoolean() ? "0".repeat(32) : "0".repeat(31) + "1"); }
+                    case 3 -> { if (value.length() >= 52) value.replace(36, 52, "0".repeat(16)); }
+                    default -> { if (!value.isEmpty()) value.setCharAt(at, c); }
+                }
+            }
+            String candidate = value.toString();
+            boolean expected = isTraceparentByExpression(candidate);
+            assertThat(StoredTraceContext.isTraceparent(candidate)).as(candidate).isEqualTo(expected);
+            accepted += expected ? 1 : 0;
+        }
+        // both sides of the line were reached
+        assertThat(accepted).isBetween(5_000, 45_000);
+    }
+
+    private static String validTraceparent(Random random) {
+        String hex = "0123456789abcdef";
+        StringBuilder value = new StringBuilder("00-");
+        for (int i = 3; i < 55; i++) {
+            value.append(i == 35 || i == 52 ? '-' : hex.charAt(random.nextInt(16)));
+        }
+        return value.toString();
     }
 }
