@@ -129,6 +129,7 @@ final class ModernConnection implements McpConnection {
 
     private static McpClientTransport http(McpProperties.Server server) {
         var builder = HttpClientMcpTransport.builder(server.url()).connectTimeout(Connector.connectTimeout(server))
+                .jsonMapper(new PlainResponseMapper(McpJsonDefaults.getMapper()))
                 .customizeClient(McpHttpClients::configure);
         if (!server.headers().isEmpty()) {
             builder.requestCustomizer(McpHttpRequestCustomizer.fromSync(
@@ -140,6 +141,7 @@ final class ModernConnection implements McpConnection {
     private static McpClientTransport stdio(String name, McpProperties.Server server) {
         ServerParameters parameters = ServerParameters.builder(server.command()).args(server.args()).build();
         return StdioMcpClientTransport.builder(parameters)
+                .jsonMapper(new PlainResponseMapper(McpJsonDefaults.getMapper()))
                 .stderrConsumer(line -> log.debug("[{} stderr] {}", name, line))
                 .shutdownTimeout(STDIO_SHUTDOWN_TIME)
                 .start();
