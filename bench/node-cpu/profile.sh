@@ -9,7 +9,11 @@
 #   bench/node-cpu/threads.py OUT/threads0 OUT/threads1 $(cat OUT/ops)
 #   jfr print --json --events jdk.ExecutionSample OUT/rec.jfr > OUT/rec.jfr.exec.json
 #   bench/node-cpu/parts.py OUT $(cat OUT/ops) NODE_US_LESS_JIT_AND_JFR
-# Settings (environment): PORT=18402 TOOLS_PORT=18403 DB=node_prof (and DB_tools)
+# Settings (environment): PORT=18402 TOOLS_PORT=18403 DB=node_prof (and DB_tools); NODE_OPTS (JVM options
+# for the node, e.g. -XX:AOTCache=F); TOOLS_JFR=1 (also a JFR recording of reference-tools in the window,
+# OUT/tools.jfr, and its ticks in OUT/tools_ticks); WARM_ONLY=1 (stop the node with SIGTERM after the
+# warm-up: no window; with -XX:AOTCacheOutput=F it writes its cache then); FATJAR (the jar whose
+# libraries the broker runs on, when JAR is an extracted one)
 set -uo pipefail
 LP=""; JAR=$1; OUT=$(realpath -m "$2"); WARM=${3:-210}; JFRS=${4:-60}
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}; export PATH=$JAVA_HOME/bin:$PATH
@@ -18,12 +22,12 @@ cd "$(dirname "$0")/../.."
 rm -rf "$OUT"; mkdir -p "$OUT"
 PORT=${PORT:-18402}; TPORT=${TOOLS_PORT:-18403}; DB=${DB:-node_prof}; TDB=${DB}_tools
 for db in $DB $TDB; do psql -q -d postgres -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"; done
-java -Djarmode=tools -jar "$JAR" extract --destination $OUT/node-jar >/dev/null
+java -Djarmode=tools -jar "${FATJAR:-$JAR}" extract --destination $OUT/node-jar >/dev/null
 java -Xms128m -Xmx256m -cp "$OUT/node-jar/lib/*" bench/relay/RelayBench.java broker $OUT/bootstrap >$OUT/broker.log 2>&1 & BP=$!
 java -Xms128m -Xmx256m -jar reference-tools/target/reference-tools.jar --server.port=$TPORT --server.address=127.0.0.1 \
   --spring.datasource.url=jdbc:postgresql://127.0.0.1:$PGPORT/$TDB --spring.datasource.username=postgres --logging.level.root=WARN >$OUT/tools.log 2>&1 & TP=$!
 until [ -s $OUT/bootstrap ]; do sleep 1; done
-java -Xms256m -Xmx384m -jar "$JAR" --spring.profiles.active=local --server.port=$PORT \
+java -Xms256m -Xmx384m ${NODE_OPTS:-} -jar "$JAR" --spring.profiles.active=local --server.port=$PORT \
   --spring.datasource.url=jdbc:postgresql://127.0.0.1:$PGPORT/$DB --spring.datasource.username=postgres \
   --opledger.attest.mode=off --opledger.worker.enabled=true --opledger.reference-tools.embedded=false \
   --opledger.mcp.servers.reference.url=http://127.0.0.1:$TPORT/mcp --spring.kafka.bootstrap-servers=$(cat $OUT/bootstrap) \
@@ -41,10 +45,13 @@ done_ops() { psql -Atq -d $DB -c "SELECT count(*) FROM operation WHERE status='S
 t=0; j0=$(jit); n0=$(awk '{print $14+$15}' /proc/$NP/stat); o0=$(done_ops)
 while [ $t -lt $WARM ]; do sleep 30; t=$((t+30)); j1=$(jit); n1=$(awk '{print $14+$15}' /proc/$NP/stat); o1=$(done_ops)
   echo "t=$t ops=$((o1-o0)) node_ticks=$((n1-n0)) jit_ticks=$((j1-j0)) load=$(cut -d' ' -f1 /proc/loadavg)"; j0=$j1; n0=$n1; o0=$o1; done
+if [ "${WARM_ONLY:-0}" = 1 ]; then kill $LP; wait $LP 2>/dev/null; kill $NP; wait $NP; echo "node exit $?"; exit 0; fi
 snap >$OUT/threads0; o0=$(done_ops); n0=$(awk '{print $14+$15}' /proc/$NP/stat); ts0=$(date +%s.%N)
 jcmd $NP JFR.start name=p settings=profile duration=${JFRS}s filename=$OUT/rec.jfr >/dev/null
+if [ "${TOOLS_JFR:-0}" = 1 ]; then jcmd $TP JFR.start name=t settings=profile duration=${JFRS}s filename=$OUT/tools.jfr >/dev/null; t0=$(awk '{print $14+$15}' /proc/$TP/stat); fi
 sleep $JFRS
 snap >$OUT/threads1; o1=$(done_ops); n1=$(awk '{print $14+$15}' /proc/$NP/stat); ts1=$(date +%s.%N)
+if [ "${TOOLS_JFR:-0}" = 1 ]; then echo "tools_ticks=$(( $(awk '{print $14+$15}' /proc/$TP/stat) - t0 ))" > $OUT/tools_ticks; fi
 sleep 3
 echo "window ops=$((o1-o0)) node_ticks=$((n1-n0)) secs=$(awk "BEGIN{print $ts1-$ts0}") load=$(cat /proc/loadavg)" | tee $OUT/window
 echo "$((o1-o0))" > $OUT/ops
