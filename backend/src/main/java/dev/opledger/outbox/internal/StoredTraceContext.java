@@ -63,7 +63,7 @@ public record StoredTraceContext(String traceparent, @Nullable String tracestate
 
     /** The trace id (32 hex digits). */
     public String traceId() {
-        return traceparent.substring(3, 35);
+        return traceparent.substring(TRACE_ID_START, SPAN_ID_START - 1);
     }
 
     /**

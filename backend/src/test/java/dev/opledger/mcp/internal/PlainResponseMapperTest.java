@@ -1,6 +1,7 @@
 package dev.opledger.mcp.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static dev.opledger.mcp.internal.JsonValueForms.form;
 import static org.assertj.core.api.Assertions.fail;
 
 import io.modelcontextprotocol.json.McpJsonDefaults;
@@ -77,23 +78,6 @@ class PlainResponseMapperTest {
         } catch (Exception e) {
             return "fails";
         }
-    }
-
-    private static String form(Object value) {
-        if (value == null) {
-            return "null";
-        }
-        if (value instanceof Map<?, ?> map) {
-            var parts = new StringBuilder(value.getClass().getSimpleName()).append('{');
-            map.forEach((k, v) -> parts.append(form(k)).append('=').append(form(v)).append(','));
-            return parts.append('}').toString();
-        }
-        if (value instanceof List<?> list) {
-            var parts = new StringBuilder(value.getClass().getSimpleName()).append('[');
-            list.forEach(v -> parts.append(form(v)).append(','));
-            return parts.append(']').toString();
-        }
-        return value.getClass().getSimpleName() + ':' + value;
     }
 
     /** JSON-RPC messages as text, mostly result responses, each member chosen to sit on or just off the plain form. */

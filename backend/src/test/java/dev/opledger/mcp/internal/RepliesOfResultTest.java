@@ -1,6 +1,7 @@
 package dev.opledger.mcp.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static dev.opledger.mcp.internal.JsonValueForms.form;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.opledger.mcp.ToolReply;
@@ -70,23 +71,6 @@ class RepliesOfResultTest {
         } catch (RuntimeException e) {
             return "fails";
         }
-    }
-
-    private static String form(Object value) {
-        if (value == null) {
-            return "null";
-        }
-        if (value instanceof Map<?, ?> map) {
-            var parts = new StringBuilder("{");
-            map.forEach((k, v) -> parts.append(form(k)).append('=').append(form(v)).append(','));
-            return parts.append('}').toString();
-        }
-        if (value instanceof List<?> list) {
-            var parts = new StringBuilder("[");
-            list.forEach(v -> parts.append(form(v)).append(','));
-            return parts.append(']').toString();
-        }
-        return value.getClass().getSimpleName() + ':' + value;
     }
 
     private static final class Generator {
