@@ -23,6 +23,13 @@ import org.springframework.transaction.support.TransactionTemplate;
  * are one commit. The outcome is durable before the next step runs (the checkpoint comes first),
  * and a run that stops without a checkpoint writes what is held at its end, before the end of the
  * run is recorded. Every held write is fenced by the run's lease, as when it commits on its own.
+ *
+ * <p>The worker that records the run's end can take what is left at the run's end instead
+ * ({@link #carryToRunEnd} … {@link #release}): the graph's last checkpoint (the one whose next node
+ * is the graph's end) and the last step's outcome are then held past the graph's run and commit
+ * with the end of the run, one transaction for the three. Nothing runs between them but the
+ * graph's return, so a crash there leaves the last effect's outcome unknown as a crash between
+ * the call and its record would.
  */
 @Component
 public class RunWrites {
@@ -53,9 +60,16 @@ public class RunWrites {
     public record Together<T>(Held held, T result) {
     }
 
+    /** One operation's writes: added while {@code holding}; at the graph run's end written, unless {@code carried}. */
+    private static final class Pending {
+        final List<Write> writes = new ArrayList<>();
+        boolean holding;
+        boolean carried;
+    }
+
     private final TransactionTemplate transactions;
-    // by operation: present while a run defers; its list the writes held
-    private final Map<UUID, List<Write>> held = new ConcurrentHashMap<>();
+    // by operation: present while a run holds writes or its end is to carry them
+    private final Map<UUID, Pending> held = new ConcurrentHashMap<>();
 
     RunWrites(DataSource dataSource) {
         this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
@@ -63,22 +77,42 @@ public class RunWrites {
 
     /** The operation's run holds its outcomes from now on, until {@link #end}. */
     public void begin(OperationId operation) {
-        held.put(operation.value(), new ArrayList<>());
+        held.computeIfAbsent(operation.value(), id -> new Pending()).holding = true;
+    }
+
+    /**
+     * For the worker that records the run's end: what the operation's graph run leaves held at
+     * its end ({@link #end}) is not written then but kept for {@link #together} with the end of
+     * the run; {@link #release} writes what is still kept after that. Without it, a run's end
+     * writes what is held on its own.
+     */
+    public void carryToRunEnd(OperationId operation) {
+        held.computeIfAbsent(operation.value(), id -> new Pending()).carried = true;
     }
 
     /** Whether a run of the operation holds writes: the gateway's outcomes are held, not committed. */
     public boolean holds(OperationId operation) {
-        return held.containsKey(operation.value());
+        Pending pending = held.get(operation.value());
+        return pending != null && pending.holding;
+    }
+
+    /** Whether what the operation's run holds at its end is kept for the end of the run ({@link #carryToRunEnd}). */
+    public boolean carried(OperationId operation) {
+        Pending pending = held.get(operation.value());
+        return pending != null && pending.carried;
     }
 
     /** Holds {@code write} for the run's next transaction; false (not held) when no run of the operation holds writes. */
     public boolean hold(OperationId operation, Write write) {
-        List<Write> writes = held.get(operation.value());
-        if (writes == null) {
+        Pending pending = held.get(operation.value());
+        if (pending == null) {
             return false;
         }
-        synchronized (writes) {
-            writes.add(write);
+        synchronized (pending) {
+            if (!pending.holding) {
+                return false;
+            }
+            pending.writes.add(write);
         }
         return true;
     }
@@ -121,8 +155,29 @@ public class RunWrites {
         return writes.isEmpty() || alone(operation, writes);
     }
 
-    /** The run ends: what is held is written ({@link #flush}), and nothing is held any more. */
+    /**
+     * The graph run ends: nothing is held any more; what is held is written ({@link #flush}), or,
+     * for a worker that carries it to the run's end, kept for that (true, nothing written yet).
+     */
     public boolean end(OperationId operation) {
+        Pending pending = held.get(operation.value());
+        if (pending != null) {
+            synchronized (pending) {
+                pending.holding = false;
+                if (pending.carried) {
+                    return true;
+                }
+            }
+        }
+        try {
+            return flush(operation);
+        } finally {
+            held.remove(operation.value());
+        }
+    }
+
+    /** The worker's end of the run: what is still kept ({@link #carryToRunEnd}) is written on its own, and forgotten. */
+    public boolean release(OperationId operation) {
         try {
             return flush(operation);
         } finally {
@@ -149,13 +204,13 @@ public class RunWrites {
     }
 
     private List<Write> take(OperationId operation) {
-        List<Write> writes = held.get(operation.value());
-        if (writes == null) {
+        Pending pending = held.get(operation.value());
+        if (pending == null) {
             return List.of();
         }
-        synchronized (writes) {
-            List<Write> taken = List.copyOf(writes);
-            writes.clear();
+        synchronized (pending) {
+            List<Write> taken = List.copyOf(pending.writes);
+            pending.writes.clear();
             return taken;
         }
     }

@@ -93,7 +93,8 @@ public final class GraphRunner<S extends AgentState> {
                 return execute(operationId, started ? GraphInput.resume() : GraphInput.args(input), config);
             }
             // each step's effect outcome commits with its checkpoint; one the run stopped after
-            // without a checkpoint commits here, before the worker records the run's end
+            // without a checkpoint commits here, before the worker records the run's end, or with
+            // that end, where the worker carries it there (and the last checkpoint with it)
             held.begin(operationId);
             try {
                 boolean started = saver.get(config).isPresent();

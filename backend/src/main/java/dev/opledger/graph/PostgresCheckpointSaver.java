@@ -16,6 +16,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 import org.bsc.langgraph4j.RunnableConfig;
+import org.bsc.langgraph4j.StateGraph;
 import org.bsc.langgraph4j.checkpoint.BaseCheckpointSaver;
 import org.bsc.langgraph4j.checkpoint.Checkpoint;
 import org.jspecify.annotations.Nullable;
@@ -117,8 +118,9 @@ public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
         String stateJson = StateJson.write(checkpoint.getState());
         var append = new CheckpointTable.Append(id, checkpoint.getNodeId(), checkpoint.getNextNodeId(),
                 stateJson, parent, seen.isPresent(), expectedHead, fence == null ? null : fence.epoch());
-        if (held != null && seen.isPresent() && expectedHead == null && fence != null
-                && holdFirst(thread, id, parent, checkpoint, stateJson, append)) {
+        if (held != null && seen.isPresent() && fence != null
+                && (expectedHead == null || last(thread, checkpoint))
+                && holdFor(thread, id, parent, checkpoint, stateJson, append)) {
             return RunnableConfig.builder(config).checkPointId(checkpoint.getId()).build();
         }
         Optional<Integer> seq;
@@ -173,12 +175,14 @@ public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
     }
 
     /**
-     * The first checkpoint of a worker's run on an empty thread (its input) is held for the run's
-     * next transaction: the first effect's STARTED, or the next checkpoint, or the run's end
-     * ({@link RunWrites}). Until it commits nothing is lost by a crash: a thread without a
-     * checkpoint starts again from the operation's command, the same input. False: not held.
+     * Two checkpoints of a worker's run are held for the run's next transaction rather than
+     * written on their own ({@link RunWrites}). The first, on an empty thread (its input): with the
+     * first effect's STARTED, or the next checkpoint, or the run's end. Until it commits nothing
+     * is lost by a crash: a thread without a checkpoint starts again from the operation's command,
+     * the same input. And the last ({@link #last}), with the end of the run, where the worker
+     * carries what the run held to it. False: not held.
      */
-    private boolean holdFirst(UUID thread, UUID id, @Nullable UUID parent, Checkpoint checkpoint, String stateJson,
+    private boolean holdFor(UUID thread, UUID id, @Nullable UUID parent, Checkpoint checkpoint, String stateJson,
             CheckpointTable.Append append) {
         boolean holding = held.hold(new OperationId(thread), () -> table.append(thread, append).isPresent());
         if (holding) {
@@ -188,6 +192,16 @@ public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
                     checkpoint.getNextNodeId(), stateJson, Instant.now())));
         }
         return holding;
+    }
+
+    /**
+     * The run's last checkpoint (its next node is the graph's end) in a worker's run whose end
+     * is to commit with what the run held ({@link RunWrites#carryToRunEnd}): the last step's
+     * outcome, this checkpoint and the run's end become one transaction.
+     */
+    private boolean last(UUID thread, Checkpoint checkpoint) {
+        return StateGraph.END.equals(checkpoint.getNextNodeId()) && held != null
+                && held.carried(new OperationId(thread));
     }
 
     /** A run of the thread begins here: until {@link #forget}, the head it reads or appends is remembered. */

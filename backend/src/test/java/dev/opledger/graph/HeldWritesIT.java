@@ -12,12 +12,17 @@ import dev.opledger.claim.LifecycleService;
 import dev.opledger.effect.Effect;
 import dev.opledger.effect.EffectGateway;
 import dev.opledger.effect.EffectOutcome;
+import dev.opledger.effect.RunWrites;
 import dev.opledger.effect.TestGateways;
+import dev.opledger.graph.internal.OperationRuns;
+import dev.opledger.graph.internal.OperationWorker;
+import dev.opledger.graph.internal.WorkerProperties;
 import dev.opledger.mcp.ToolClient;
 import dev.opledger.mcp.ToolHints;
 import dev.opledger.mcp.ToolRef;
 import dev.opledger.mcp.ToolReply;
 import dev.opledger.operation.OperationId;
+import dev.opledger.operation.OperationSpans;
 import dev.opledger.operation.SubjectId;
 import dev.opledger.testing.NodeIntegrationTest;
 import dev.opledger.testing.Operations;
@@ -28,6 +33,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.bsc.langgraph4j.GraphStateException;
@@ -162,6 +169,95 @@ class HeldWritesIT {
         assertThat(outcome).isInstanceOf(RunOutcome.Stopped.class);
         assertThat(taken).singleElement().isInstanceOf(EffectOutcome.NeedsReview.class);
         assertThat(calls).as("never-repeat: node B does not call again").hasValue(1);
+    }
+
+    @Test
+    void aWorkersRunCommitsTheLastOutcomeAndCheckpointWithTheEndOfTheRun() throws Exception {
+        EffectGateway gateway = TestGateways.holding(node, tools);
+        cacheTheClass();
+        List<EffectOutcome> outcomes = new ArrayList<>();
+        var runner = graphs.runner(graph(gateway, outcomes), GraphOptions.none());
+
+        runOneWorker("node-a", (operation, lease) -> {
+            RunOutcome outcome = runner.run(lease, Map.of(), operation.firstLease());
+            // the graph has ended: its last step's outcome and checkpoint wait for the end of the run
+            assertThat(status("receipt")).isEqualTo("STARTED");
+            assertThat(checkpoints()).as("the first, committed with STARTED").isEqualTo(1);
+            return outcome instanceof RunOutcome.Completed ? new ExecutionOutcome.Succeeded()
+                    : new ExecutionOutcome.Failed(outcome.toString());
+        });
+
+        assertThat(jdbc.queryForObject("SELECT status FROM operation WHERE operation_id = ?", String.class,
+                operationId.value())).isEqualTo("SUCCEEDED");
+        assertThat(status("receipt")).isEqualTo("SUCCEEDED");
+        assertThat(checkpoints()).isEqualTo(2);
+        assertThat(events("AgentToolCompleted")).isEqualTo(1);
+        assertThat(calls).hasValue(1);
+        // one transaction wrote the three: the rows it left carry its id
+        assertThat(jdbc.queryForList("""
+                SELECT DISTINCT x FROM (
+                  SELECT e.xmin::text AS x FROM effect_record e JOIN operation o ON o.id = e.operation_ref
+                  WHERE o.operation_id = ? AND e.step_key = 'receipt'
+                  UNION ALL SELECT c.xmin::text FROM graph_checkpoint c WHERE c.thread_id = ? AND c.next_node_id = ?
+                  UNION ALL SELECT o.xmin::text FROM operation o WHERE o.operation_id = ?) t
+                """, String.class, operationId.value(), operationId.value(), END, operationId.value()))
+                .as("the last outcome, the last checkpoint and the end of the run").hasSize(1);
+    }
+
+    @Test
+    void aTakeoverBeforeTheEndOfTheRunLeavesTheLastOutcomeUnknownAndTheEndUnwritten() throws Exception {
+        EffectGateway gateway = TestGateways.holding(node, tools);
+        cacheTheClass();
+        var runner = graphs.runner(graph(gateway, new ArrayList<>()), GraphOptions.none());
+        AtomicReference<LeasedOperation> current = new AtomicReference<>();
+
+        runOneWorker("node-a", (operation, lease) -> {
+            runner.run(lease, Map.of(), operation.firstLease());
+            // node A stalls after the graph's end; its lease runs out and node B takes the operation over
+            jdbc.update("UPDATE operation SET lease_expires_at = now() - interval '1 second' WHERE operation_id = ?",
+                    operationId.value());
+            current.set(lease("node-b"));
+            return new ExecutionOutcome.Succeeded();
+        });
+
+        assertThat(jdbc.queryForObject("SELECT status || ' ' || lease_owner FROM operation WHERE operation_id = ?",
+                String.class, operationId.value())).as("node A's end refused").isEqualTo("RUNNING node-b");
+        assertThat(status("receipt")).as("the answer node A got is not recorded").isEqualTo("STARTED");
+        assertThat(checkpoints()).as("only the run's first").isEqualTo(1);
+        assertThat(events("AgentToolCompleted")).isZero();
+
+        List<EffectOutcome> taken = new ArrayList<>();
+        var outcome = graphs.runner(graph(TestGateways.holding(node, tools), taken), GraphOptions.none())
+                .run(LeaseGuard.of(current.get().fence()), Map.of());
+
+        assertThat(outcome).isInstanceOf(RunOutcome.Stopped.class);
+        assertThat(taken).singleElement().isInstanceOf(EffectOutcome.NeedsReview.class);
+        assertThat(calls).as("never-repeat: node B does not call again").hasValue(1);
+    }
+
+    /**
+     * A worker of the node's own kind (its runs registry and held writes) runs this test's
+     * operation with {@code executor}, and is stopped once that run has ended and been recorded.
+     */
+    private void runOneWorker(String name, OperationExecutor executor) throws InterruptedException {
+        CountDownLatch ran = new CountDownLatch(1);
+        var worker = new OperationWorker(name, lifecycle, (operation, lease) -> {
+            if (!operation.operationId().equals(operationId)) {
+                return new ExecutionOutcome.Succeeded(); // another test's leftover
+            }
+            try {
+                return executor.execute(operation, lease);
+            } finally {
+                ran.countDown();
+            }
+        }, new WorkerProperties(true, 4, Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofMillis(50)),
+                node.getBean(OperationRuns.class), OperationSpans.none(), node.getBean(RunWrites.class));
+        worker.start();
+        try {
+            assertThat(ran.await(30, TimeUnit.SECONDS)).as("the worker ran the operation").isTrue();
+        } finally {
+            worker.stop(); // waits for the run to be recorded
+        }
     }
 
     @Test

@@ -11,6 +11,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * What the claim stage tells every node, and hears from every node, through
@@ -43,16 +45,34 @@ public class OperationNotifications implements NotificationSubscriber {
         notifications.publish(ACCEPTED, self);
     }
 
-    /** An operation settled here: its waiters here now, every other node's by notification. */
+    /**
+     * An operation settled here: its waiters here now (once the current transaction commits, when
+     * there is one), every other node's by notification.
+     */
     public void settled(OperationId operationId) {
-        waiters.settled(operationId);
+        afterCommit(() -> waiters.settled(operationId));
         notifications.publish(SETTLED, operationId.toString());
     }
 
     /** As {@link #settled(OperationId)}, with its state as the change committed it: the waiters here need no read. */
     public void settled(OperationState state) {
-        waiters.settled(state);
+        afterCommit(() -> waiters.settled(state));
         notifications.publish(SETTLED, state.operationId().toString());
+    }
+
+    // A worker's end of a run can commit with the writes its run held (RunWrites): a waiter
+    // answered before that commit could be shown an end that a refused write then rolls back.
+    private static void afterCommit(Runnable tell) {
+        if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+            tell.run();
+            return;
+        }
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void afterCommit() {
+                tell.run();
+            }
+        });
     }
 
     @Override

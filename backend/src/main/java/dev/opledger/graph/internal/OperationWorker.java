@@ -5,8 +5,10 @@ import dev.opledger.operation.OperationSpans;
 import dev.opledger.claim.Heartbeat;
 import dev.opledger.claim.LeasedOperation;
 import dev.opledger.claim.LifecycleService;
+import dev.opledger.effect.RunWrites;
 import dev.opledger.graph.OperationExecutor;
 import dev.opledger.graph.ExecutionOutcome;
+import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationMdc;
 import dev.opledger.operation.OperationStatus;
 import dev.opledger.operation.Fence;
@@ -18,6 +20,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,6 +47,7 @@ public class OperationWorker {
     private final WorkerProperties properties;
     private final Semaphore slots;
     private final OperationRuns held;
+    private final @Nullable RunWrites runWrites;
     private final AtomicBoolean running = new AtomicBoolean();
     private final Semaphore wakeups = new Semaphore(0);
     private final ExecutorService runs = Executors.newVirtualThreadPerTaskExecutor();
@@ -62,6 +67,16 @@ public class OperationWorker {
     /** A worker whose every run is a span ({@value #RUN_SPAN}) tagged with its operationId. */
     public OperationWorker(String node, LifecycleService lifecycle, OperationExecutor executor, WorkerProperties properties,
             OperationRuns held, OperationSpans spans) {
+        this(node, lifecycle, executor, properties, held, spans, null);
+    }
+
+    /**
+     * With {@code runWrites}: what a run leaves held at its end (the last step's outcome, the
+     * graph's last checkpoint) commits with the end of the run, in one transaction.
+     */
+    public OperationWorker(String node, LifecycleService lifecycle, OperationExecutor executor, WorkerProperties properties,
+            OperationRuns held, OperationSpans spans, @Nullable RunWrites runWrites) {
+        this.runWrites = runWrites;
         this.spans = spans;
         this.node = node;
         this.held = held;
@@ -168,6 +183,9 @@ public class OperationWorker {
 
     private void run(LeasedOperation operation, OperationRun run) {
         HeldLease lease = run.lease().orElseThrow();
+        if (runWrites != null) {
+            runWrites.carryToRunEnd(operation.operationId());
+        }
         try (var ignored = OperationMdc.put(operation.operationId());
                 var span = spans.start(RUN_SPAN, operation.operationId())) {
             ExecutionOutcome outcome;
@@ -187,21 +205,46 @@ public class OperationWorker {
             }
             record(operation, lease.fence(), outcome);
         } finally {
+            releaseWrites(operation);
             held.end(run);
             slots.release();
         }
     }
 
+    /** What the run still holds after its end was recorded (or could not be) is written on its own. */
+    private void releaseWrites(LeasedOperation operation) {
+        if (runWrites == null) {
+            return;
+        }
+        try {
+            runWrites.release(operation.operationId());
+        } catch (RuntimeException e) {
+            // the database went away: the lease expires and a worker resumes from the last checkpoint
+            log.warn("operation {}: what its run held could not be written ({})", operation.operationId(),
+                    UnreachableDatabase.causedBy(e) ? UnreachableDatabase.reason(e) : e.toString());
+        }
+    }
+
     private void record(LeasedOperation operation, Fence fence, ExecutionOutcome outcome) {
+        OperationId id = operation.operationId();
         boolean recorded = switch (outcome) {
-            case ExecutionOutcome.Succeeded s -> lifecycle.finishRun(fence, node, OperationStatus.SUCCEEDED, s.summary());
-            case ExecutionOutcome.Failed f -> lifecycle.finishRun(fence, node, OperationStatus.FAILED, f.reason());
-            case ExecutionOutcome.BrokeDown b -> lifecycle.breakDown(fence, node, b.reason());
-            case ExecutionOutcome.NeedsReview r -> lifecycle.finishRun(fence, node, OperationStatus.NEEDS_REVIEW, r.reason());
-            case ExecutionOutcome.Cancelled c -> lifecycle.finishRun(fence, node, OperationStatus.CANCELLED, c.reason());
+            case ExecutionOutcome.Succeeded s ->
+                    withHeld(id, () -> lifecycle.finishRun(fence, node, OperationStatus.SUCCEEDED, s.summary()));
+            case ExecutionOutcome.Failed f ->
+                    withHeld(id, () -> lifecycle.finishRun(fence, node, OperationStatus.FAILED, f.reason()));
+            case ExecutionOutcome.BrokeDown b -> withHeld(id, () -> lifecycle.breakDown(fence, node, b.reason()));
+            case ExecutionOutcome.NeedsReview r ->
+                    withHeld(id, () -> lifecycle.finishRun(fence, node, OperationStatus.NEEDS_REVIEW, r.reason()));
+            case ExecutionOutcome.Cancelled c ->
+                    withHeld(id, () -> lifecycle.finishRun(fence, node, OperationStatus.CANCELLED, c.reason()));
             case ExecutionOutcome.AwaitingApproval a ->
-                    lifecycle.finishRun(fence, node, OperationStatus.AWAITING_APPROVAL, a.reason());
-            case ExecutionOutcome.AwaitingInput a -> lifecycle.awaitInput(fence, node, a.requests(), a.reason());
+                    withHeld(id, () -> lifecycle.finishRun(fence, node, OperationStatus.AWAITING_APPROVAL, a.reason()));
+            case ExecutionOutcome.AwaitingInput a -> {
+                // its statements run in the node's (JPA) transaction manager's transaction, which
+                // cannot join the held writes' (a DataSource one): they commit first, on their own
+                releaseWrites(operation);
+                yield lifecycle.awaitInput(fence, node, a.requests(), a.reason());
+            }
             case ExecutionOutcome.LeaseLost lost -> {
                 log.warn("operation {}: lease {} was taken over, {} stopped its run on {}", operation.operationId(), fence,
                         lost.refused(), node);
@@ -212,6 +255,18 @@ public class OperationWorker {
             log.warn("operation {}: lease {} was taken over before its run on {} ended: the end of the run ({}) was "
                     + "refused and is left to the new holder", operation.operationId(), fence, node, outcome);
         }
+    }
+
+    /**
+     * The end of the run, in one transaction with what the run carried to it ({@link RunWrites}):
+     * false, and nothing of either written, when the lease's fence refused one of them.
+     */
+    private boolean withHeld(OperationId operation, BooleanSupplier end) {
+        if (runWrites == null) {
+            return end.getAsBoolean();
+        }
+        var together = runWrites.together(operation, end::getAsBoolean);
+        return together.held() != RunWrites.Held.REFUSED && together.result();
     }
 
     private void beat() {

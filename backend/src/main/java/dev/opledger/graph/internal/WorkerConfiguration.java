@@ -3,6 +3,7 @@ package dev.opledger.graph.internal;
 import dev.opledger.operation.OperationSpans;
 import dev.opledger.claim.LifecycleService;
 import dev.opledger.claim.OperationAccepted;
+import dev.opledger.effect.RunWrites;
 import dev.opledger.graph.OperationExecutor;
 import java.lang.management.ManagementFactory;
 import java.util.UUID;
@@ -24,9 +25,10 @@ class WorkerConfiguration {
 
     @Bean
     OperationWorkers operationWorkers(WorkerProperties properties, LifecycleService lifecycle,
-            ObjectProvider<OperationExecutor> executor, OperationRuns runs, OperationSpans spans) {
+            ObjectProvider<OperationExecutor> executor, OperationRuns runs, OperationSpans spans,
+            ObjectProvider<RunWrites> runWrites) {
         String node = ManagementFactory.getRuntimeMXBean().getName() + "/" + UUID.randomUUID().toString().substring(0, 8);
-        return new OperationWorkers(node, properties, lifecycle, executor, runs, spans);
+        return new OperationWorkers(node, properties, lifecycle, executor, runs, spans, runWrites.getIfAvailable());
     }
 
     /** This node's worker as part of the application's lifecycle; nudged when work is accepted here. */
@@ -38,11 +40,14 @@ class WorkerConfiguration {
         private final ObjectProvider<OperationExecutor> executor;
         private final OperationRuns runs;
         private final OperationSpans spans;
+        private final @Nullable RunWrites runWrites;
         private volatile @Nullable OperationWorker worker;
 
         OperationWorkers(String node, WorkerProperties properties, LifecycleService lifecycle,
-                ObjectProvider<OperationExecutor> executor, OperationRuns runs, OperationSpans spans) {
+                ObjectProvider<OperationExecutor> executor, OperationRuns runs, OperationSpans spans,
+                @Nullable RunWrites runWrites) {
             this.spans = spans;
+            this.runWrites = runWrites;
             this.node = node;
             this.runs = runs;
             this.properties = properties;
@@ -54,7 +59,7 @@ class WorkerConfiguration {
         public void start() {
             OperationExecutor available = executor.getIfAvailable();
             if (properties.enabled() && available != null) {
-                var started = new OperationWorker(node, lifecycle, available, properties, runs, spans);
+                var started = new OperationWorker(node, lifecycle, available, properties, runs, spans, runWrites);
                 started.start();
                 worker = started;
             }
