@@ -63,8 +63,9 @@ public class RunWrites {
     /** One operation's writes: added while {@code holding}; at the graph run's end written, unless {@code carried}. */
     private static final class Pending {
         final List<Write> writes = new ArrayList<>();
-        boolean holding;
-        boolean carried;
+        // a graph's nodes may run on threads other than the worker's
+        volatile boolean holding;
+        volatile boolean carried;
     }
 
     private final TransactionTemplate transactions;
