@@ -120,7 +120,7 @@ public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
                 stateJson, parent, seen.isPresent(), expectedHead, fence == null ? null : fence.epoch());
         if (held != null && seen.isPresent() && fence != null
                 && (expectedHead == null || last(thread, checkpoint))
-                && holdFor(thread, id, parent, checkpoint, stateJson, append)) {
+                && hold(thread, id, parent, checkpoint, stateJson, append)) {
             return RunnableConfig.builder(config).checkPointId(checkpoint.getId()).build();
         }
         Optional<Integer> seq;
@@ -182,7 +182,7 @@ public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
      * the same input. And the last ({@link #last}), with the end of the run, where the worker
      * carries what the run held to it. False: not held.
      */
-    private boolean holdFor(UUID thread, UUID id, @Nullable UUID parent, Checkpoint checkpoint, String stateJson,
+    private boolean hold(UUID thread, UUID id, @Nullable UUID parent, Checkpoint checkpoint, String stateJson,
             CheckpointTable.Append append) {
         boolean holding = held.hold(new OperationId(thread), () -> table.append(thread, append).isPresent());
         if (holding) {

@@ -162,13 +162,7 @@ class HeldWritesIT {
         assertThat(events("AgentToolCompleted")).isZero();
 
         duringCall.set(() -> { });
-        List<EffectOutcome> taken = new ArrayList<>();
-        var outcome = graphs.runner(graph(TestGateways.holding(node, tools), taken), GraphOptions.none())
-                .run(LeaseGuard.of(current.get().fence()), Map.of());
-
-        assertThat(outcome).isInstanceOf(RunOutcome.Stopped.class);
-        assertThat(taken).singleElement().isInstanceOf(EffectOutcome.NeedsReview.class);
-        assertThat(calls).as("never-repeat: node B does not call again").hasValue(1);
+        newHolderFindsTheOutcomeUnknown(current.get());
     }
 
     @Test
@@ -226,9 +220,14 @@ class HeldWritesIT {
         assertThat(checkpoints()).as("only the run's first").isEqualTo(1);
         assertThat(events("AgentToolCompleted")).isZero();
 
+        newHolderFindsTheOutcomeUnknown(current.get());
+    }
+
+    /** Node B, holding the lease now, runs the step again: the never-repeat call's outcome is unknown, and it does not call. */
+    private void newHolderFindsTheOutcomeUnknown(LeasedOperation current) throws Exception {
         List<EffectOutcome> taken = new ArrayList<>();
         var outcome = graphs.runner(graph(TestGateways.holding(node, tools), taken), GraphOptions.none())
-                .run(LeaseGuard.of(current.get().fence()), Map.of());
+                .run(LeaseGuard.of(current.fence()), Map.of());
 
         assertThat(outcome).isInstanceOf(RunOutcome.Stopped.class);
         assertThat(taken).singleElement().isInstanceOf(EffectOutcome.NeedsReview.class);

@@ -60,8 +60,9 @@ public class OperationNotifications implements NotificationSubscriber {
         notifications.publish(SETTLED, state.operationId().toString());
     }
 
-    // A worker's end of a run can commit with the writes its run held (RunWrites): a waiter
-    // answered before that commit could be shown an end that a refused write then rolls back.
+    // A worker's end of a run can commit with the writes its run held (RunWrites), in a
+    // transaction: a waiter answered inside it would be shown an end that is not committed yet,
+    // or never is (the commit fails).
     private static void afterCommit(Runnable tell) {
         if (!TransactionSynchronizationManager.isSynchronizationActive()) {
             tell.run();
