@@ -170,14 +170,13 @@ public class RunWrites {
                 }
             }
         }
-        try {
-            return flush(operation);
-        } finally {
-            held.remove(operation.value());
-        }
+        return release(operation);
     }
 
-    /** The worker's end of the run: what is still kept ({@link #carryToRunEnd}) is written on its own, and forgotten. */
+    /**
+     * What is still held or kept is written on its own, and forgotten: the worker's end of the run
+     * ({@link #carryToRunEnd}), or a graph run's end that nothing carries.
+     */
     public boolean release(OperationId operation) {
         try {
             return flush(operation);

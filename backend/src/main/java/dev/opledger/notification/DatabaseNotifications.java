@@ -27,8 +27,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * The node's PostgreSQL LISTEN/NOTIFY: one connection of the pool held to listen on every
@@ -110,16 +108,7 @@ public class DatabaseNotifications implements SmartLifecycle {
             throw new IllegalArgumentException("not a channel name: " + channel);
         }
         var notification = new Notification(channel, payload);
-        if (TransactionSynchronizationManager.isSynchronizationActive()) {
-            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-                @Override
-                public void afterCommit() {
-                    send(notification);
-                }
-            });
-        } else {
-            send(notification);
-        }
+        AfterCommit.run(() -> send(notification));
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.opledger.claim.internal;
 
 import dev.opledger.claim.OperationAccepted;
 import dev.opledger.claim.OperationState;
+import dev.opledger.notification.AfterCommit;
 import dev.opledger.notification.DatabaseNotifications;
 import dev.opledger.notification.NotificationSubscriber;
 import dev.opledger.operation.OperationId;
@@ -11,8 +12,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * What the claim stage tells every node, and hears from every node, through
@@ -47,33 +46,19 @@ public class OperationNotifications implements NotificationSubscriber {
 
     /**
      * An operation settled here: its waiters here now (once the current transaction commits, when
-     * there is one), every other node's by notification.
+     * there is one: a worker's end of a run can commit with the writes its run held, and a waiter
+     * answered inside it would be shown an end not committed yet, or never), every other node's by
+     * notification.
      */
     public void settled(OperationId operationId) {
-        afterCommit(() -> waiters.settled(operationId));
+        AfterCommit.run(() -> waiters.settled(operationId));
         notifications.publish(SETTLED, operationId.toString());
     }
 
     /** As {@link #settled(OperationId)}, with its state as the change committed it: the waiters here need no read. */
     public void settled(OperationState state) {
-        afterCommit(() -> waiters.settled(state));
+        AfterCommit.run(() -> waiters.settled(state));
         notifications.publish(SETTLED, state.operationId().toString());
-    }
-
-    // A worker's end of a run can commit with the writes its run held (RunWrites), in a
-    // transaction: a waiter answered inside it would be shown an end that is not committed yet,
-    // or never is (the commit fails).
-    private static void afterCommit(Runnable tell) {
-        if (!TransactionSynchronizationManager.isSynchronizationActive()) {
-            tell.run();
-            return;
-        }
-        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-            @Override
-            public void afterCommit() {
-                tell.run();
-            }
-        });
     }
 
     @Override
