@@ -111,6 +111,22 @@ class ApiExceptionHandler {
                 "the request body's framing does not parse (chunked transfer coding)", null));
     }
 
+    /**
+     * The answer this advice gives a failure of an operation's handler, for a request answered
+     * outside Spring MVC ({@link DirectOperationRoutes}): the handler for the failure's class, as
+     * MVC picks the closest; every other failure {@link #unexpected}. (MVC's own refusals, such as
+     * 405 or 415, are raised before a handler runs and never reach the direct routes.)
+     */
+    ResponseEntity<ProblemDetail> answer(Exception e) {
+        return switch (e) {
+            case AttestProblem attest -> attestRefused(attest);
+            case ApiException api -> refused(api);
+            case RequestRejectedException rejected -> rejectedByFirewall(rejected);
+            case BadRequestException framing -> unreadableFraming(framing);
+            default -> unexpected(e);
+        };
+    }
+
     @ExceptionHandler
     ResponseEntity<ProblemDetail> unexpected(Exception e) {
         if (DatabaseUnavailable.causedBy(e)) {

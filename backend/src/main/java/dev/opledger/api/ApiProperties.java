@@ -10,9 +10,12 @@ import org.springframework.util.unit.DataSize;
  *
  * @param maxBodySize the largest command body accepted; larger ones get 413
  * @param maxWait the longest {@code Prefer: wait} a request is held for; a longer one waits this long
+ * @param directRoutes whether a submission and a status read are answered
+ *     without Spring MVC's dispatch ({@link DirectOperationRoutes}); the same answers either way
  */
 @ConfigurationProperties("opledger.api")
-record ApiProperties(@DefaultValue("64KB") DataSize maxBodySize, @DefaultValue("30s") Duration maxWait) {
+record ApiProperties(@DefaultValue("64KB") DataSize maxBodySize, @DefaultValue("30s") Duration maxWait,
+        @DefaultValue("true") boolean directRoutes) {
 
     ApiProperties {
         if (maxBodySize.toBytes() < 1 || maxBodySize.toBytes() > Integer.MAX_VALUE - 1) {

@@ -7,7 +7,6 @@ import jakarta.servlet.AsyncListener;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -15,20 +14,16 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.http.MediaType;
-import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Answers a request that waits for its operation to settle ({@code Prefer: wait}) when the wait
  * ends, through the servlet's own {@link AsyncContext}: no thread waits, and the request does not
  * pass Tomcat, the filter chain and Spring MVC a second time, as the async dispatch of a
  * {@code DeferredResult} does (issue 13, docs/benchmarks.md "Prefer: wait without a second
- * dispatch"). The answer is the one Spring MVC would write for the same {@link ResponseEntity}: its
- * status and headers, and its body as JSON through the application's {@link JsonMapper} (with its
- * length, where MVC streams it chunked); a failure is answered by
+ * dispatch"). The answer is the one Spring MVC would write for the same {@link ResponseEntity}
+ * ({@link EntityWriter}); a failure is answered by
  * {@link ApiExceptionHandler#unexpected}, as Spring MVC would have. The handlers' mappings produce
  * {@code application/json} only, so every request answered here accepts it.
  */
@@ -37,11 +32,11 @@ class WaitedAnswers {
 
     private static final Logger log = LoggerFactory.getLogger(WaitedAnswers.class);
 
-    private final JsonMapper json;
+    private final EntityWriter entities;
     private final ApiExceptionHandler failures;
 
-    WaitedAnswers(JsonMapper json, ApiExceptionHandler failures) {
-        this.json = json;
+    WaitedAnswers(EntityWriter entities, ApiExceptionHandler failures) {
+        this.entities = entities;
         this.failures = failures;
     }
 
@@ -103,7 +98,7 @@ class WaitedAnswers {
     private void write(AsyncContext async, String path, HttpServletResponse response,
             Supplier<ResponseEntity<?>> answer) {
         try {
-            send(answer.get(), path, response);
+            entities.send(answer.get(), path, response);
         } catch (IOException e) {
             // the connection broke while the answer was written: the client retries with its operationId
             log.debug("writing a waited answer failed", e);
@@ -112,30 +107,13 @@ class WaitedAnswers {
             if (!response.isCommitted()) {
                 response.reset();
                 try {
-                    send(failures.unexpected(e), path, response);
+                    entities.send(failures.unexpected(e), path, response);
                 } catch (IOException | RuntimeException again) {
                     log.debug("writing the problem of a waited answer failed", again);
                 }
             }
         } finally {
             async.complete();
-        }
-    }
-
-    private void send(ResponseEntity<?> entity, String path, HttpServletResponse response) throws IOException {
-        response.setStatus(entity.getStatusCode().value());
-        entity.getHeaders().forEach((name, values) -> values.forEach(value -> response.addHeader(name, value)));
-        Object body = entity.getBody();
-        if (body != null) {
-            MediaType type = entity.getHeaders().getContentType();
-            if (body instanceof ProblemDetail problem && problem.getInstance() == null) {
-                problem.setInstance(URI.create(path)); // as Spring MVC sets it
-            }
-            byte[] bytes = json.writeValueAsBytes(body instanceof ProblemDetail problem
-                    ? ProblemResponseWriter.body(problem) : body);
-            response.setContentType((type != null ? type : MediaType.APPLICATION_JSON).toString());
-            response.setContentLength(bytes.length);
-            response.getOutputStream().write(bytes);
         }
     }
 }

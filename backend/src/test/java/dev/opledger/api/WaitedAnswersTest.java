@@ -36,7 +36,7 @@ class WaitedAnswersTest {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String PATH = "/v1/operations/" + UUID.randomUUID();
 
-    private final WaitedAnswers answers = new WaitedAnswers(JSON, new ApiExceptionHandler());
+    private final WaitedAnswers answers = new WaitedAnswers(new EntityWriter(JSON), new ApiExceptionHandler());
     private final MockHttpServletRequest request = new MockHttpServletRequest("GET", PATH);
     private final MockHttpServletResponse response = new MockHttpServletResponse();
     private final OperationState running = state(OperationStatus.RUNNING);
