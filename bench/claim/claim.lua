@@ -1,6 +1,7 @@
 -- wrk script for POST /v1/operations: one command body, a key per request.
 --   MODE=fresh      a new random UUID per request (every request claims)   -> expects 202
 --   MODE=duplicate  a key drawn from the DUP_KEYS seeded operations          -> expects 200
+--   MODE=read       GET /v1/operations/{id} of one of the seeded operations  -> expects 200
 -- TOKEN (bearer JWT) and DUP_KEYS come from the environment (bench/claim/run.sh sets them).
 local mode = os.getenv("MODE") or "fresh"
 local dup_keys = tonumber(os.getenv("DUP_KEYS") or "1000")
@@ -42,6 +43,10 @@ local function seeded_key()
 end
 
 function request()
+  if mode == "read" then
+    return wrk.format("GET", "/v1/operations/" .. seeded_key(),
+      { ["Authorization"] = "Bearer " .. token, ["User-Agent"] = "wrk-bench" })
+  end
   wrk.headers["Idempotency-Key"] = (mode == "fresh") and uuid4() or seeded_key()
   return wrk.format()
 end

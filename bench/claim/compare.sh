@@ -18,7 +18,7 @@ psql -q -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DAT
 start() { # $1: JVM arguments including -jar
   # shellcheck disable=SC2086
   "$JAVA" -Xms256m -Xmx384m $1 --spring.profiles.active=local --server.port=$PORT \
-    --spring.datasource.url="jdbc:postgresql://$PGHOST:$PGPORT/$DB" --opledger.worker.enabled=false \
+    --spring.datasource.url="jdbc:postgresql://$PGHOST:$PGPORT/$DB" --spring.datasource.username="$PGUSER" --opledger.worker.enabled=false \
     --opledger.reference-tools.embedded=false --opledger.attest.mode=off \
     --logging.level.root=WARN >/tmp/compare-node.log 2>&1 &
   PID=$!

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The claim benchmark: the node's POST /v1/operations over HTTP (wrk, 16 connections) next to
-# pgbench running the same SQL statement on the same server, in the same run, as ratios.
+# pgbench running the same SQL statement on the same server, in the same run, as ratios; and the
+# status read GET /v1/operations/{id} by the same wrk clients (node only), to set beside a claim.
 # See docs/benchmarks.md. Run from anywhere: ./opledger bench  (or bench/claim/run.sh).
 #
 # Then, per round, the MCP phase (issue 11): the same number of closed-loop clients, driven by the
@@ -117,6 +118,7 @@ field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" <<<"$2"; }
 echo "JIT warm-up: ${WARMUP}s of fresh claims…" >&2
 run_wrk fresh "$WARMUP" >/dev/null
 run_wrk duplicate 5 >/dev/null
+run_wrk read 5 >/dev/null
 rss_sampler & SAMPLER=$!
 
 declare -A rps p50 p99 cpu_node cpu_pg
@@ -138,6 +140,15 @@ for round in $(seq 1 "$ROUNDS"); do
       'BEGIN {printf "%.1f", t / hz / (r * d) * 1e6}')
     echo "round $round $mode: node ${rps[node,$mode,$round]}/s p99 ${p99[node,$mode,$round]} ms; pgbench ${rps[pg,$mode,$round]}/s" >&2
   done
+  # The status read, GET /v1/operations/{id} of the seeded operations, by the same clients: its
+  # node CPU against the claim's (issue 13: a read costs no more than a claim). No pgbench beside it.
+  n0=$(node_ticks)
+  r=$(run_wrk read "$DURATION")
+  n1=$(node_ticks)
+  [ "$(field unexpected "$r")" = 0 ] && [ "$(field errors "$r")" = 0 ] || { echo "wrong answers: $r" >&2; exit 1; }
+  rps[node,read,$round]=$(field rps "$r"); p50[node,read,$round]=$(field p50_ms "$r"); p99[node,read,$round]=$(field p99_ms "$r")
+  cpu_node[read,$round]=$(awk -v t=$((n1 - n0)) -v r="$(field requests "$r")" -v hz="$HZ" 'BEGIN {printf "%.1f", t / hz / r * 1e6}')
+  echo "round $round read: node ${rps[node,read,$round]}/s p99 ${p99[node,read,$round]} ms" >&2
   # The MCP phase: the Java driver, REST and MCP alternating, fresh and repeated operations.
   for variant in rest,fresh mcp,fresh rest,duplicate mcp,duplicate; do
     [ "$MCP" = 0 ] && break
@@ -204,6 +215,8 @@ of() { local -n arr=$1; local key=$2 v=(); for round in $(seq 1 "$ROUNDS"); do v
       "$(awk -v a="$nr" -v b="$pr" 'BEGIN {print a / b}')" "$(of p50 "node,$mode")" "$(of p99 "node,$mode")" \
       "$(of p50 "pg,$mode")" "$(of p99 "pg,$mode")" "$(of cpu_node "$mode")" "$(of cpu_pg "node,$mode") / $(of cpu_pg "pg,$mode")"
   done
+  printf '| status read (GET) | %.0f reads/s | — | — | %s / %s | — | %s | — |\n' "$(of rps node,read)" \
+    "$(of p50 node,read)" "$(of p99 node,read)" "$(of cpu_node read)"
   echo
   echo "Node RSS, peak during the measured runs: $(( $(cat "$WORK/rss") / 1024 )) MiB."
   echo
