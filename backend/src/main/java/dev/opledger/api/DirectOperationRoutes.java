@@ -17,19 +17,20 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
 /**
  * The API's two most frequent requests answered without Spring MVC's dispatch: a submission
  * ({@code POST /v1/operations}) and a status read ({@code GET /v1/operations/{operationId}}),
- * with or without {@code Prefer: wait}. Issue 13 found MVC's handler mapping, argument resolution and
- * return-value handling (content negotiation, converters) a fifth of a claim's request thread
- * (docs/benchmarks.md, "A claim without Spring MVC's dispatch").
+ * with or without {@code Prefer: wait}. Issue 13 found MVC's handler mapping, argument
+ * resolution and return-value handling (content negotiation, converters) a fifth of a claim's
+ * request thread (docs/benchmarks.md, "A claim without Spring MVC's dispatch").
  *
  * <p>The answer is the controller's own ({@link OperationController#submit},
- * {@link OperationController#find} and their waiting variants), written as MVC writes it ({@link EntityWriter}); a failure
- * is answered by the same exception handlers ({@link ApiExceptionHandler#answer}). Only a request
- * whose form MVC would read no differently is answered here: its exact path (no encoding, no
- * trailing slash, no context path), its method, a JSON {@code Content-Type} as the mapping
- * consumes it, no {@code Accept} or one that takes {@code application/json} as written, and an
- * authenticated caller; every other request passes on to MVC, which answers it as before. The
- * filter runs after Spring Security's filters (the caller is authenticated and authorized) and
- * inside the request's observation, which it names with the route's pattern as MVC would.
+ * {@link OperationController#find} and their waiting variants), written as MVC writes it
+ * ({@link EntityWriter}); a failure is answered by the same exception handlers
+ * ({@link ApiExceptionHandler#answer}). Only a request whose form MVC would read no differently
+ * is answered here: its exact path (no encoding, no trailing slash, no context path), its method,
+ * a JSON {@code Content-Type} as the mapping consumes it, no {@code Accept} or one that takes
+ * {@code application/json} as written, and an authenticated caller; every other request passes
+ * on to MVC, which answers it as before. The filter runs after Spring Security's filters (the
+ * caller is authenticated and authorized) and inside the request's observation, which it names
+ * with the route's pattern as MVC would.
  */
 final class DirectOperationRoutes extends HttpFilter {
 

@@ -21,6 +21,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -154,9 +155,10 @@ class DirectOperationRoutesIT {
     }
 
     /** How two answers differ, or null when they are the same but for their framing. */
-    private static String difference(RawHttp.Response direct, RawHttp.Response mvc) {
+    private static @Nullable String difference(RawHttp.Response direct, RawHttp.Response mvc) {
         if (direct.status() != mvc.status()) {
-            return "status " + direct.status() + ", MVC " + mvc.status() + " (" + direct.text() + " / " + mvc.text() + ")";
+            return "status " + direct.status() + ", MVC " + mvc.status()
+                    + " (" + direct.text() + " / " + mvc.text() + ")";
         }
         Map<String, List<String>> directHeaders = withoutFraming(direct);
         Map<String, List<String>> mvcHeaders = withoutFraming(mvc);
