@@ -25,7 +25,7 @@
 # Settings (environment): CLIENTS=16 WARMUP=20 DURATION=20 ROUNDS=3 WAIT=25 POLL_MS=20 SETTLE=12 IDLE=6
 #   NODE_OPTS="-Xms256m -Xmx384m" TOOLS_OPTS="-Xms128m -Xmx256m" PORT=18097 TOOLS_PORT=18098
 #   START_S=120 (how long a process may take to start: more on a loaded machine)
-#   NODE_ARGS="" (more node arguments, e.g. --opledger.worker.concurrency=8), READS=1000
+#   NODE_ARGS="" (more node arguments, e.g. --opledger.worker.concurrency=8), READS=1000 READ_S=10
 #   DBOS_PORT=18099 DBOS_OPTS=$NODE_OPTS BENCH_DB=opledger_bench_checkout (and _claims, _tools, _dbos)
 #   TOOLS_WARMUP=5000 (checkouts' three tool calls sent straight to reference-tools once it has started,
 #   by the DBOS peer's jar, `warm-tools`: its JIT warm-up, so that no phase pays it; 0: none, as before
@@ -47,7 +47,7 @@ cd "$(dirname "$0")/../.."
 
 PHASES=${PHASES:-claim checkout dbos}
 CLIENTS=${CLIENTS:-16}; WARMUP=${WARMUP:-20}; DURATION=${DURATION:-20}; ROUNDS=${ROUNDS:-3}
-START_S=${START_S:-120}; TOOLS_WARMUP=${TOOLS_WARMUP:-5000}; WAIT=${WAIT:-25}; POLL_MS=${POLL_MS:-20}; SETTLE=${SETTLE:-12}; IDLE=${IDLE:-6}; READS=${READS:-1000}
+START_S=${START_S:-120}; TOOLS_WARMUP=${TOOLS_WARMUP:-5000}; WAIT=${WAIT:-25}; POLL_MS=${POLL_MS:-20}; SETTLE=${SETTLE:-12}; IDLE=${IDLE:-6}; READS=${READS:-1000}; READ_S=${READ_S:-10}
 PORT=${PORT:-18097}; TOOLS_PORT=${TOOLS_PORT:-18098}; NODE_ARGS=${NODE_ARGS:-}; BROKER=${BROKER:-embedded}
 NODE_OPTS=${NODE_OPTS:--Xms256m -Xmx384m}; TOOLS_OPTS=${TOOLS_OPTS:--Xms128m -Xmx256m}
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
@@ -78,6 +78,8 @@ source bench/checkout/limit.sh
 # shellcheck source=bench/checkout/pgss.sh
 source bench/checkout/pgss.sh
 has_phase() { [[ " $PHASES " == *" $1 "* ]]; }
+# the claim phase's status reads are driven by wrk (bench/claim/claim.lua), as the claim benchmark's
+if has_phase claim && ! command -v wrk >/dev/null; then echo "needs wrk: apt-get install -y wrk" >&2; exit 1; fi
 if [ ! -f "$NODE_JAR" ] || [ ! -f "$CLI_JAR" ] || [ ! -f "$TOOLS_JAR" ]; then
   ./mvnw -B -q -DskipTests -pl ui,cli,reference-tools -am package
 fi
@@ -220,24 +222,30 @@ preflight() {
   fail "a checkout did not reach SUCCEEDED: $body (is $NODE_JAR older than the checkout graph? rebuild it)"
 }
 
-# What one GET /v1/operations/{id} costs the node: $READS reads of one operation over one
-# connection to warm the path up (the claim-only node has served none), then $READS measured, on a
-# node without workers (nothing else runs): commits between two settled counter readings (over
-# both batches) and CPU ticks around the measured batch. $1: the operation's owner's token, $2: its
-# id, $3: the counter, already settled. Prints "commits_per_read=… cpu_us_per_read=…".
+# What one GET /v1/operations/{id} costs the node, on a node without workers (nothing else runs):
+# $READS reads of one operation over one connection (the path's first use), then wrk's $CLIENTS
+# connections reading it for READ_S seconds to warm it up and READ_S seconds measured, as the claim
+# phase's clients claim (issue 13 sets a read beside a claim: the same load, the same warm path).
+# Commits between two settled counter readings, over every read; CPU ticks around the measured
+# wrk run. $1: the operation's owner's token, $2: its id, $3: the counter, already settled.
+# Prints "commits_per_read=… cpu_us_per_read=…".
 calibrate_reads() {
-  local ok c t0 t1
-  read_batch() {
-    ok=$(curl -s -o /dev/null -w '%{http_code}\n' -H "Authorization: Bearer $1" "$(url "/v1/operations/$2")?n=[1-$READS]" | grep -c '^200$' || true)
-    [ "$ok" = "$READS" ] || fail "only $ok of $READS status reads were answered 200"
+  local ok c t0 t1 warm measured
+  ok=$(curl -s -o /dev/null -w '%{http_code}\n' -H "Authorization: Bearer $1" "$(url "/v1/operations/$2")?n=[1-$READS]" | grep -c '^200$' || true)
+  [ "$ok" = "$READS" ] || fail "only $ok of $READS status reads were answered 200"
+  read_wrk() {
+    local r; r=$(MODE=read READ_ID=$2 TOKEN=$1 wrk -t2 -c"$CLIENTS" -d"$READ_S"s --timeout 10s -s bench/claim/claim.lua \
+      "$(url "")" | grep '^RESULT')
+    [ "$(field unexpected "$r")" = 0 ] && [ "$(field errors "$r")" = 0 ] || fail "wrong answers to status reads: $r"
+    field requests "$r"
   }
-  read_batch "$@"
+  warm=$(read_wrk "$@")
   t0=$(ticks "$NODE_PID")
-  read_batch "$@"
+  measured=$(read_wrk "$@")
   t1=$(ticks "$NODE_PID")
   sleep "$SETTLE"
   c=$(commits "$CLAIM_DB")
-  echo "commits_per_read=$(calc "($c - $3) / (2 * $READS)" 3) cpu_us_per_read=$(calc "($t1 - $t0) / $HZ / $READS * 1e6" 0)"
+  echo "commits_per_read=$(calc "($c - $3) / ($READS + $warm + $measured)" 3) cpu_us_per_read=$(calc "($t1 - $t0) / $HZ / $measured * 1e6" 0)"
 }
 
 # One measured phase; prints "key=value …" for the tables. $1: claim|checkout, $2: round.
@@ -426,8 +434,8 @@ done
   echo "Per round (claim-only / checkout): claims/s $(per_round claim rps); ops/s $(per_round checkout rps);"
   echo "p99 ms $(per_round checkout p99); node commits/op $(per_round checkout commits_per_op)."
   echo "Checks of the method: claim-only $(per_round claim commits_per_op) commits per claim (one statement in"
-  echo "autocommit: 1 expected); one status read costs $read_cost commits and $read_cpu µs of node CPU ($READS reads,"
-  echo "node without workers);"
+  echo "autocommit: 1 expected); one status read costs $read_cost commits and $read_cpu µs of node CPU ($CLIENTS wrk"
+  echo "connections for ${READ_S}s after ${READ_S}s of warm-up and $READS reads on one connection, node without workers);"
   echo "$(of checkout reads_per_op) status reads per checkout. Rows written per checkout: $(of checkout transitions) status"
   echo "transitions, $(of checkout effects) effect records, $(of checkout checkpoints) graph checkpoints. The idle node"
   echo "commits $(of checkout idle_per_s)/s by itself with its workers on (their polls), $(of claim idle_per_s)/s without:"

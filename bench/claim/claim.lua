@@ -2,11 +2,13 @@
 --   MODE=fresh      a new random UUID per request (every request claims)   -> expects 202
 --   MODE=duplicate  a key drawn from the DUP_KEYS seeded operations          -> expects 200
 --   MODE=read       GET /v1/operations/{id} of one of the seeded operations  -> expects 200
+--                   (READ_ID: of that operation instead; bench/checkout/run.sh)
 -- TOKEN (bearer JWT) and DUP_KEYS come from the environment (bench/claim/run.sh sets them).
 local mode = os.getenv("MODE") or "fresh"
 local dup_keys = tonumber(os.getenv("DUP_KEYS") or "1000")
 local token = os.getenv("TOKEN")
 local body = os.getenv("BODY")
+local read_id = os.getenv("READ_ID")
 local expected = (mode == "fresh") and 202 or 200
 
 local threads = {}
@@ -44,7 +46,7 @@ end
 
 function request()
   if mode == "read" then
-    return wrk.format("GET", "/v1/operations/" .. seeded_key(),
+    return wrk.format("GET", "/v1/operations/" .. (read_id or seeded_key()),
       { ["Authorization"] = "Bearer " .. token, ["User-Agent"] = "wrk-bench" })
   end
   wrk.headers["Idempotency-Key"] = (mode == "fresh") and uuid4() or seeded_key()
