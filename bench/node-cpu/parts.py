@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-# The node's JFR execution samples (jfr print --json --events jdk.ExecutionSample, in DIR/rec.jfr.exec.json)
+# The node's JFR execution samples (jfr print --json --stack-depth 300 --events jdk.ExecutionSample, in DIR/rec.jfr.exec.json;
+# jfr prints 5 frames a stack without --stack-depth, too few to tell the parts apart)
 # split by part of the checkout's path (thread and stack), as a markdown table; CPU_US (the node's CPU per
 # checkout less its JIT and JFR threads, from threads.py) spread over the parts by their sample shares.
 # usage: parts.py DIR CHECKOUTS CPU_US

@@ -7,7 +7,7 @@
 # thread's ticks (/proc/PID/task/*/stat) before and after it and the checkouts that ended in it.
 # usage: bench/node-cpu/profile.sh NODE_JAR OUT_DIR [WARM_S=210] [JFR_S=60]; then
 #   bench/node-cpu/threads.py OUT/threads0 OUT/threads1 $(cat OUT/ops)
-#   jfr print --json --events jdk.ExecutionSample OUT/rec.jfr > OUT/rec.jfr.exec.json
+#   jfr print --json --stack-depth 300 --events jdk.ExecutionSample OUT/rec.jfr > OUT/rec.jfr.exec.json
 #   bench/node-cpu/parts.py OUT $(cat OUT/ops) NODE_US_LESS_JIT_AND_JFR
 # Settings (environment): PORT=18402 TOOLS_PORT=18403 DB=node_prof (and DB_tools); NODE_OPTS (JVM options
 # for the node, e.g. -XX:AOTCache=F); TOOLS_JFR=1 (also a JFR recording of reference-tools in the window,

@@ -8,12 +8,16 @@
 #       "no-tracing=-jar ui/target/opledger.jar --management.tracing.enabled=false"
 # PREFER=wait=5 sends every read with that Prefer header, on the operation cancelled first: a
 # settled operation's waited read, answered at once through an async dispatch of the request.
-# Settings: ROUNDS=5 READS=1000 BASE_PORT=19120 START_S=600 DB=opledger_bench_reads PREFER=
+# WAITING=1 (with PREFER=wait=N) reads the operation left ACCEPTED instead (no worker runs it), so
+# that every read waits its N seconds and is answered at its deadline: the waiting request's own
+# path. The reads of a batch are then sent PARALLEL at a time (curl --parallel).
+# Settings: ROUNDS=5 READS=1000 BASE_PORT=19120 START_S=600 DB=opledger_bench_reads PREFER= WAITING=0 PARALLEL=200
 #   NODE_OPTS="-Xms256m -Xmx384m" PGHOST=127.0.0.1 PGPORT=5432 PGUSER=postgres
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS=${ROUNDS:-5}; READS=${READS:-1000}; BASE_PORT=${BASE_PORT:-19120}; START_S=${START_S:-600}
-DB=${DB:-opledger_bench_reads}; PREFER=${PREFER:-}; NODE_OPTS=${NODE_OPTS:--Xms256m -Xmx384m}
+DB=${DB:-opledger_bench_reads}; PREFER=${PREFER:-}; WAITING=${WAITING:-0}; PARALLEL=${PARALLEL:-200}
+NODE_OPTS=${NODE_OPTS:--Xms256m -Xmx384m}
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
 JAVA=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java; HZ=$(getconf CLK_TCK)
 [ $# -gt 0 ] || { echo "bench/reads/compare.sh NAME=JAVA-ARGS…" >&2; exit 2; }
@@ -50,8 +54,10 @@ status=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $token
   -H "Idempotency-Key: $id" -d '{"type":"checkout","arguments":{"sku":"SKU-ESPRESSO","quantity":1,"amount":49.90,"currency":"EUR","recipient":"ann@example.com"}}' \
   "http://127.0.0.1:${ports[0]}/v1/operations")
 [ "$status" = 202 ] || { echo "the claim was answered $status" >&2; exit 1; }
-prefer=()
-if [ -n "$PREFER" ]; then
+prefer=(); parallel=()
+if [ -n "$PREFER" ] && [ "$WAITING" = 1 ]; then
+  prefer=(-H "Prefer: $PREFER"); parallel=(-Z --parallel-max "$PARALLEL" --no-progress-meter)
+elif [ -n "$PREFER" ]; then
   status=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H "Authorization: Bearer $token" \
     "http://127.0.0.1:${ports[0]}/v1/operations/$id/cancel")
   [ "$status" = 200 ] || { echo "the cancel was answered $status" >&2; exit 1; }
@@ -60,7 +66,7 @@ fi
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 batch() { # $1: port; every read must be a 200
   local ok
-  ok=$(curl -s -o /dev/null -w '%{http_code}\n' -H "Authorization: Bearer $token" "${prefer[@]}" "http://127.0.0.1:$1/v1/operations/$id?n=[1-$READS]" | grep -c '^200$' || true)
+  ok=$(curl -s "${parallel[@]}" -o /dev/null -w '%{http_code}\n' -H "Authorization: Bearer $token" "${prefer[@]}" "http://127.0.0.1:$1/v1/operations/$id?n=[1-$READS]" | grep -c '^200$' || true)
   [ "$ok" = "$READS" ] || { echo "only $ok of $READS reads were answered 200" >&2; exit 1; }
 }
 for i in "${!names[@]}"; do batch "${ports[$i]}"; done   # warm-up
@@ -72,7 +78,7 @@ for round in $(seq 1 "$ROUNDS"); do
     echo "round $round ${names[$i]}: ${us[${names[$i]}]##* } µs per read" >&2
   done
 done
-echo "## Status reads${PREFER:+ with Prefer: $PREFER}, $(date -u +%Y%m%dT%H%M%SZ): $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg) at the end; $ROUNDS rounds of $READS reads"
+echo "## Status reads${PREFER:+ with Prefer: $PREFER}$([ "$WAITING" = 1 ] && echo ", each waiting to its deadline, $PARALLEL at a time"), $(date -u +%Y%m%dT%H%M%SZ): $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg) at the end; $ROUNDS rounds of $READS reads"
 echo
 echo "| variant | node CPU µs per read (median) | per round |"
 echo "|---|---|---|"
