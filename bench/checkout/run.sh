@@ -25,7 +25,7 @@
 # Settings (environment): CLIENTS=16 WARMUP=20 DURATION=20 ROUNDS=3 WAIT=25 POLL_MS=20 SETTLE=12 IDLE=6
 #   NODE_OPTS="-Xms256m -Xmx384m" TOOLS_OPTS="-Xms128m -Xmx256m" PORT=18097 TOOLS_PORT=18098
 #   START_S=120 (how long a process may take to start: more on a loaded machine)
-#   NODE_ARGS="" (more node arguments, e.g. --opledger.worker.concurrency=8), READS=1000 READ_S=10
+#   NODE_ARGS="" (more node arguments, e.g. --opledger.worker.concurrency=16), READS=1000 READ_S=10
 #   DBOS_PORT=18099 DBOS_OPTS=$NODE_OPTS BENCH_DB=opledger_bench_checkout (and _claims, _tools, _dbos)
 #   TOOLS_WARMUP=5000 (checkouts' three tool calls sent straight to reference-tools once it has started,
 #   by the DBOS peer's jar, `warm-tools`: its JIT warm-up, so that no phase pays it; 0: none, as before

@@ -8,9 +8,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * The node's workers ({@code opledger.worker}).
  *
  * @param enabled whether this node runs operations at all (an API-only node sets false)
- * @param concurrency operations run at once by this node (8: under 16 clients on two cores, as many
- *     checkouts a second as 4 or more in each of five alternated pairs, 9 % more on average; issue 13,
- *     docs/benchmarks.md "The worker's concurrency")
+ * @param concurrency operations run at once by this node (8: a run mostly waits on its tools and the
+ *     database, so more runs at once use that time; issue 13, docs/benchmarks.md "The worker's
+ *     concurrency, and its runs on platform threads")
  * @param lease how long a lease lasts without a heartbeat; a dead node's operations are taken over after it
  * @param heartbeat how often leases are renewed; well under {@code lease}
  * @param pollInterval how long an idle worker waits before asking for work again. Only a fallback: an
