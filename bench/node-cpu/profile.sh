@@ -11,7 +11,8 @@
 #   bench/node-cpu/parts.py OUT $(cat OUT/ops) NODE_US_LESS_JIT_AND_JFR
 # Settings (environment): PORT=18402 TOOLS_PORT=18403 DB=node_prof (and DB_tools); NODE_OPTS (JVM options
 # for the node, e.g. -XX:AOTCache=F); TOOLS_JFR=1 (also a JFR recording of reference-tools in the window,
-# OUT/tools.jfr, and its ticks in OUT/tools_ticks); WARM_ONLY=1 (stop the node with SIGTERM after the
+# OUT/tools.jfr, and its ticks in OUT/tools_ticks); BROKER_JFR=1 (the same for the Kafka broker's
+# process: OUT/broker.jfr, OUT/broker_ticks); WARM_ONLY=1 (stop the node with SIGTERM after the
 # warm-up: no window; with -XX:AOTCacheOutput=F it writes its cache then); FATJAR (the jar whose
 # libraries the broker runs on, when JAR is an extracted one)
 set -uo pipefail
@@ -49,9 +50,11 @@ if [ "${WARM_ONLY:-0}" = 1 ]; then kill $LP; wait $LP 2>/dev/null; kill $NP; wai
 snap >$OUT/threads0; o0=$(done_ops); n0=$(awk '{print $14+$15}' /proc/$NP/stat); ts0=$(date +%s.%N)
 jcmd $NP JFR.start name=p settings=profile duration=${JFRS}s filename=$OUT/rec.jfr >/dev/null
 if [ "${TOOLS_JFR:-0}" = 1 ]; then jcmd $TP JFR.start name=t settings=profile duration=${JFRS}s filename=$OUT/tools.jfr >/dev/null; t0=$(awk '{print $14+$15}' /proc/$TP/stat); fi
+if [ "${BROKER_JFR:-0}" = 1 ]; then jcmd $BP JFR.start name=b settings=profile duration=${JFRS}s filename=$OUT/broker.jfr >/dev/null; b0=$(awk '{print $14+$15}' /proc/$BP/stat); fi
 sleep $JFRS
 snap >$OUT/threads1; o1=$(done_ops); n1=$(awk '{print $14+$15}' /proc/$NP/stat); ts1=$(date +%s.%N)
 if [ "${TOOLS_JFR:-0}" = 1 ]; then echo "tools_ticks=$(( $(awk '{print $14+$15}' /proc/$TP/stat) - t0 ))" > $OUT/tools_ticks; fi
+if [ "${BROKER_JFR:-0}" = 1 ]; then echo "broker_ticks=$(( $(awk '{print $14+$15}' /proc/$BP/stat) - b0 ))" > $OUT/broker_ticks; fi
 sleep 3
 echo "window ops=$((o1-o0)) node_ticks=$((n1-n0)) secs=$(awk "BEGIN{print $ts1-$ts0}") load=$(cat /proc/loadavg)" | tee $OUT/window
 echo "$((o1-o0))" > $OUT/ops
