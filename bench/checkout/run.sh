@@ -431,11 +431,12 @@ done
   else
     echo -n "Of the checkout's node CPU, the in-process Kafka broker's threads (local profile) took $(of checkout broker_cpu_us) µs per operation, "
   fi
-  echo "the JIT compiler's threads $(of checkout jit_cpu_us) µs (compiling what the warm-up of ${WARMUP}s left; less with a longer one)."
+  jit_us=$(of checkout jit_cpu_us)
+  echo "the JIT compiler's threads $jit_us µs (compiling what the warm-up of ${WARMUP}s left; less with a longer one)."
   # issue 13 (docs/benchmarks.md, ninth session): on 2 cores the node's compilers settle only after
   # about 150 s of this load, and until then they take CPU from the path and the path runs code not
   # yet compiled: checkouts/s and every ratio to the peer understate a warm node's
-  if awk "BEGIN {exit !($(of checkout jit_cpu_us) > 0.15 * $(of checkout cpu_us))}"; then
+  if awk "BEGIN {exit !($jit_us > 0.15 * $(of checkout cpu_us))}"; then
     echo "**The node was still compiling**: its JIT took over 15 % of its CPU in the measured window, so these"
     echo "figures are a warming node's, not a warm one's; a steady state needs WARMUP=180 or more on 2 cores."
   fi

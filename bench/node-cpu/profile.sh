@@ -42,19 +42,22 @@ TOT=$((3 * WARM + JFRS + 300))
 java -jar cli/target/opledger-cli.jar load --mode checkout --server http://127.0.0.1:$PORT --clients 16 --warmup 0 --duration $TOT --wait 25 >$OUT/load.out 2>$OUT/load.err & LP=$!
 snap() { for t in /proc/$NP/task/*; do n=$(cat $t/comm 2>/dev/null) || continue; s=$(sed 's/.*) //' $t/stat 2>/dev/null) || continue; echo "${t##*/}|$n|$(awk '{print $12+$13}' <<<"$s")"; done; }
 jit() { snap | awk -F'|' '$2 ~ /^C[12] CompilerThre/ {s+=$3} END {print s+0}'; }
+ticks() { awk '{print $14+$15}' /proc/$1/stat; }  # a process's user + system ticks
 done_ops() { psql -Atq -d $DB -c "SELECT count(*) FROM operation WHERE status='SUCCEEDED'"; }
-t=0; j0=$(jit); n0=$(awk '{print $14+$15}' /proc/$NP/stat); o0=$(done_ops)
-while [ $t -lt $WARM ]; do sleep 30; t=$((t+30)); j1=$(jit); n1=$(awk '{print $14+$15}' /proc/$NP/stat); o1=$(done_ops)
+t=0; j0=$(jit); n0=$(ticks $NP); o0=$(done_ops)
+while [ $t -lt $WARM ]; do sleep 30; t=$((t+30)); j1=$(jit); n1=$(ticks $NP); o1=$(done_ops)
   echo "t=$t ops=$((o1-o0)) node_ticks=$((n1-n0)) jit_ticks=$((j1-j0)) load=$(cut -d' ' -f1 /proc/loadavg)"; j0=$j1; n0=$n1; o0=$o1; done
 if [ "${WARM_ONLY:-0}" = 1 ]; then kill $LP; wait $LP 2>/dev/null; kill $NP; wait $NP; echo "node exit $?"; exit 0; fi
-snap >$OUT/threads0; o0=$(done_ops); n0=$(awk '{print $14+$15}' /proc/$NP/stat); ts0=$(date +%s.%N)
+snap >$OUT/threads0; o0=$(done_ops); n0=$(ticks $NP); ts0=$(date +%s.%N)
 jcmd $NP JFR.start name=p settings=profile duration=${JFRS}s filename=$OUT/rec.jfr >/dev/null
-if [ "${TOOLS_JFR:-0}" = 1 ]; then jcmd $TP JFR.start name=t settings=profile duration=${JFRS}s filename=$OUT/tools.jfr >/dev/null; t0=$(awk '{print $14+$15}' /proc/$TP/stat); fi
-if [ "${BROKER_JFR:-0}" = 1 ]; then jcmd $BP JFR.start name=b settings=profile duration=${JFRS}s filename=$OUT/broker.jfr >/dev/null; b0=$(awk '{print $14+$15}' /proc/$BP/stat); fi
+# the other processes recorded in the window: "name pid" (TOOLS_JFR, BROKER_JFR)
+SIDES=(); [ "${TOOLS_JFR:-0}" = 1 ] && SIDES+=("tools $TP"); [ "${BROKER_JFR:-0}" = 1 ] && SIDES+=("broker $BP")
+declare -A side0
+for side in "${SIDES[@]}"; do read -r name pid <<<"$side"
+  jcmd $pid JFR.start name=$name settings=profile duration=${JFRS}s filename=$OUT/$name.jfr >/dev/null; side0[$name]=$(ticks $pid); done
 sleep $JFRS
-snap >$OUT/threads1; o1=$(done_ops); n1=$(awk '{print $14+$15}' /proc/$NP/stat); ts1=$(date +%s.%N)
-if [ "${TOOLS_JFR:-0}" = 1 ]; then echo "tools_ticks=$(( $(awk '{print $14+$15}' /proc/$TP/stat) - t0 ))" > $OUT/tools_ticks; fi
-if [ "${BROKER_JFR:-0}" = 1 ]; then echo "broker_ticks=$(( $(awk '{print $14+$15}' /proc/$BP/stat) - b0 ))" > $OUT/broker_ticks; fi
+snap >$OUT/threads1; o1=$(done_ops); n1=$(ticks $NP); ts1=$(date +%s.%N)
+for side in "${SIDES[@]}"; do read -r name pid <<<"$side"; echo "${name}_ticks=$(( $(ticks $pid) - side0[$name] ))" > $OUT/${name}_ticks; done
 sleep 3
 echo "window ops=$((o1-o0)) node_ticks=$((n1-n0)) secs=$(awk "BEGIN{print $ts1-$ts0}") load=$(cat /proc/loadavg)" | tee $OUT/window
 echo "$((o1-o0))" > $OUT/ops
