@@ -13,9 +13,6 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
-import org.postgresql.util.PSQLException;
-import org.postgresql.util.ServerErrorMessage;
-import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
@@ -34,15 +31,13 @@ import org.springframework.stereotype.Repository;
  * <p>An operationId is unique across subjects ({@code operation_operation_id_uk}), because the
  * graph's thread id is the operationId and tools receive the idempotency key
  * {@code operationId:stepKey}: both must name one operation, whoever claimed it. The statement
- * still arbitrates on {@code (subject_id, operation_id)}, so a replay or key reuse by the same
- * subject goes on as before; a claim by another subject inserts a row that violates the
- * operationId index, the statement fails and, in autocommit, leaves nothing behind (no row, no
- * attempt, no conflict). That violation, and only that one, becomes
- * {@link ClaimOutcome.OperationIdTaken}. It has one other cause: the same subject's concurrent
- * claim of the same id, when both inserts passed the arbiter's check before either wrote its index
- * entry; the later one then waits on the operationId index and fails when the first commits. A
- * read of the holder tells the two apart, and for the subject's own row the statement runs again
- * and finds it as a replay or key reuse.
+ * arbitrates on that index alone and reads whose the row it found is ({@code own}): the subject's
+ * own row is a replay or key reuse; another subject's is {@link ClaimOutcome.OperationIdTaken},
+ * and the statement records nothing for it (no attempt, no conflict). A concurrent claim of the
+ * same id, by any subject, is the race above: the later insert waits for the earlier to commit,
+ * skips, and the statement runs again to find the row. (Until issue 13 the arbiter was
+ * {@code (subject_id, operation_id)} and another subject's claim failed on the operationId index;
+ * claim changelog 013 dropped that constraint's index, which no statement needed any more.)
  */
 @Repository
 public class ClaimStatement {
@@ -61,8 +56,9 @@ public class ClaimStatement {
                                      event_sequence)
               SELECT subject_id, operation_id, payload_hash, command_type, command, attest_key_id IS NOT NULL, 1
               FROM offered
-              ON CONFLICT (subject_id, operation_id) DO NOTHING
-              RETURNING id, payload_hash, command_type, status, failure_kind, created_at, updated_at, true AS created
+              ON CONFLICT (operation_id) DO NOTHING
+              RETURNING id, payload_hash, command_type, status, failure_kind, created_at, updated_at, true AS created,
+                        true AS own
             ), accepted AS (
               INSERT INTO operation_transition (operation_ref, from_status, to_status)
               SELECT id, NULL, 'ACCEPTED' FROM claimed
@@ -72,8 +68,9 @@ public class ClaimStatement {
                      jsonb_build_object('commandType', c.command_type), f.trace_context
               FROM claimed c CROSS JOIN offered f
             ), existing AS (
-              SELECT o.id, o.payload_hash, o.command_type, o.status, o.failure_kind, o.created_at, o.updated_at, false AS created
-              FROM operation o JOIN offered f ON o.subject_id = f.subject_id AND o.operation_id = f.operation_id
+              SELECT o.id, o.payload_hash, o.command_type, o.status, o.failure_kind, o.created_at, o.updated_at, false AS created,
+                     o.subject_id = f.subject_id AS own
+              FROM operation o JOIN offered f ON o.operation_id = f.operation_id
             ), found AS (
               SELECT * FROM claimed UNION ALL SELECT * FROM existing
             ), attempt AS (
@@ -81,23 +78,22 @@ public class ClaimStatement {
                                              attest_key_id, assertion_counter, channel)
               SELECT found.id, CASE WHEN found.created THEN 'CLAIMED' ELSE 'REPLAYED' END,
                      f.request_id, f.user_agent, f.client_address, f.attest_key_id, f.assertion_counter, f.channel
-              FROM found JOIN offered f ON found.payload_hash = f.payload_hash
+              FROM found JOIN offered f ON found.own AND found.payload_hash = f.payload_hash
             ), conflict AS (
               INSERT INTO key_reuse_conflict (operation_ref, stored_payload_hash, offered_payload_hash,
                                               offered_command_type, request_id, user_agent, client_address, channel)
               SELECT found.id, found.payload_hash, f.payload_hash, f.command_type,
                      f.request_id, f.user_agent, f.client_address, f.channel
-              FROM found JOIN offered f ON found.payload_hash <> f.payload_hash
+              FROM found JOIN offered f ON found.own AND found.payload_hash <> f.payload_hash
             )
-            SELECT payload_hash, command_type, status, failure_kind, created_at, updated_at, created FROM found
+            SELECT payload_hash, command_type, status, failure_kind, created_at, updated_at, created, own FROM found
             """;
 
     /** Each race above costs one more run; needing a third would mean the row vanished. */
     private static final int MAX_RUNS = 3;
 
-    /** The unique index on {@code operation (operation_id)} (claim changelog 008). */
+    /** The unique index on {@code operation (operation_id)} (claim changelog 008): the claim's arbiter. */
     static final String OPERATION_ID_UNIQUE = "operation_operation_id_uk";
-    private static final String UNIQUE_VIOLATION = "23505";
 
     private final JdbcTemplate jdbc;
     private final OutboxTrace trace;
@@ -110,40 +106,14 @@ public class ClaimStatement {
     public ClaimOutcome execute(ClaimRequest request) {
         @Nullable String context = trace.current();
         for (int run = 0; run < MAX_RUNS; run++) {
-            List<ClaimOutcome> outcomes;
-            try {
-                outcomes = jdbc.query(SQL, statement -> bind(statement, request, context), (row, n) -> outcome(row, request));
-            } catch (DuplicateKeyException e) {
-                if (!violatesOperationIdUnique(e)) {
-                    throw e;
-                }
-                if (heldByAnotherSubject(request)) {
-                    return new ClaimOutcome.OperationIdTaken();
-                }
-                continue;
-            }
+            List<ClaimOutcome> outcomes = jdbc.query(SQL, statement -> bind(statement, request, context),
+                    (row, n) -> outcome(row, request));
             if (!outcomes.isEmpty()) {
                 return outcomes.getFirst();
             }
         }
         throw new IllegalStateException("the claim found neither a new nor an existing operation "
                 + request.operationId() + " after " + MAX_RUNS + " runs");
-    }
-
-    private boolean heldByAnotherSubject(ClaimRequest request) {
-        List<String> holders = jdbc.queryForList("SELECT subject_id FROM operation WHERE operation_id = ?",
-                String.class, request.operationId().value());
-        return !holders.isEmpty() && !holders.getFirst().equals(request.subject().value());
-    }
-
-    private static boolean violatesOperationIdUnique(DuplicateKeyException e) {
-        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof PSQLException psql && UNIQUE_VIOLATION.equals(psql.getSQLState())) {
-                ServerErrorMessage server = psql.getServerErrorMessage();
-                return server != null && OPERATION_ID_UNIQUE.equals(server.getConstraint());
-            }
-        }
-        return false;
     }
 
     private static void bind(PreparedStatement statement, ClaimRequest request, @Nullable String trace)
@@ -179,6 +149,9 @@ public class ClaimStatement {
     }
 
     private static ClaimOutcome outcome(ResultSet row, ClaimRequest request) throws SQLException {
+        if (!row.getBoolean("own")) {
+            return new ClaimOutcome.OperationIdTaken();
+        }
         var stored = new OperationState(
                 request.subject(),
                 request.operationId(),

@@ -27,18 +27,19 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
- * The one subject's race that the operationId index, not the claim's arbiter, catches: two claims
- * of the same (subject, operationId) that both pass the arbiter's check before either has written
- * its index entry. The later one then waits on the operationId index and fails with its unique
- * violation when the first commits; the claim must read that as its own operation (a replay), not
- * as another subject's.
+ * The race that the claim's arbiter resolves by waiting: two claims of the same operationId that
+ * both pass the arbiter's check before either has written its index entry. The later insert then
+ * meets the first's entry, waits for it to commit and skips, and its statement, whose snapshot
+ * predates that commit, finds no row; the claim must run again and read the row as what it is:
+ * its own operation (a replay) for the same subject, another's ({@code OperationIdTaken}, nothing
+ * recorded) for a different one.
  *
  * <p>The window is microseconds in production. Here it is held open in a schema of its own: the
  * claim tables without their data, plus an index evaluated before the arbiter's that sleeps for
  * this test's subjects, so both claims pass the arbiter's check before either writes its entry.
  */
 @NodeIntegrationTest
-class ClaimStatementOwnRaceIT {
+class ClaimStatementRaceIT {
 
     private static final String SCHEMA = "claim_own_race";
 
@@ -57,12 +58,10 @@ class ClaimStatementOwnRaceIT {
         shared.execute("CREATE TABLE " + SCHEMA + ".key_reuse_conflict (LIKE public.key_reuse_conflict" + like + ")");
         shared.execute("CREATE TABLE " + SCHEMA + ".operation_transition (LIKE public.operation_transition" + like + ")");
         shared.execute("CREATE TABLE " + SCHEMA + ".outbox_event (LIKE public.outbox_event" + like + ")");
-        // indexes are updated in the order they were created: the sleep, then the arbiter, then the operationId index
+        // indexes are updated in the order they were created: the sleep, then the arbiter (the operationId index)
         shared.execute("CREATE FUNCTION " + SCHEMA + ".after_a_pause(subject text) RETURNS text LANGUAGE plpgsql "
                 + "IMMUTABLE AS $$ BEGIN IF subject LIKE 'own-race-%' THEN PERFORM pg_sleep(1); END IF; RETURN subject; END $$");
         shared.execute("CREATE INDEX operation_pause_ix ON " + SCHEMA + ".operation (" + SCHEMA + ".after_a_pause(subject_id))");
-        shared.execute("ALTER TABLE " + SCHEMA + ".operation ADD CONSTRAINT operation_subject_operation_uk "
-                + "UNIQUE (subject_id, operation_id)");
         shared.execute("CREATE UNIQUE INDEX " + ClaimStatement.OPERATION_ID_UNIQUE + " ON " + SCHEMA
                 + ".operation (operation_id)");
         var database = TestDatabase.shared();
@@ -77,17 +76,45 @@ class ClaimStatementOwnRaceIT {
     }
 
     @Test
-    void aClaimThatLosesItsOwnRaceOnTheOperationIdIndexIsAReplay() throws Exception {
-        var statement = new ClaimStatement(jdbc, OutboxTrace.none());
+    void aClaimThatLosesItsOwnRaceOnTheArbiterIsAReplay() throws Exception {
         var subject = new SubjectId("own-race-" + UUID.randomUUID());
         var operationId = OperationId.random();
-        var command = Command.parse(Checkout.command().getBytes(StandardCharsets.UTF_8));
 
+        List<ClaimOutcome> outcomes = race(operationId, subject, subject);
+
+        assertThat(outcomes).extracting(outcome -> outcome.getClass().getSimpleName())
+                .containsExactlyInAnyOrder("Claimed", "Replayed");
+        assertThat(attemptOutcomes(operationId)).containsExactly("CLAIMED", "REPLAYED");
+        // the claim that waited on the arbiter and ran again as a replay left no event nor transition
+        assertOneAcceptedOperation(operationId, subject);
+    }
+
+    @Test
+    void aClaimThatLosesTheRaceToAnotherSubjectIsRefusedAndRecordsNothing() throws Exception {
+        var first = new SubjectId("own-race-" + UUID.randomUUID());
+        var second = new SubjectId("own-race-" + UUID.randomUUID());
+        var operationId = OperationId.random();
+
+        List<ClaimOutcome> outcomes = race(operationId, first, second);
+
+        assertThat(outcomes).extracting(outcome -> outcome.getClass().getSimpleName())
+                .containsExactlyInAnyOrder("Claimed", "OperationIdTaken");
+        SubjectId winner = outcomes.getFirst() instanceof ClaimOutcome.Claimed ? first : second;
+        // the refused claim wrote no attempt and no key-reuse conflict on the other subject's operation
+        assertThat(attemptOutcomes(operationId)).containsExactly("CLAIMED");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM key_reuse_conflict", Long.class)).isZero();
+        assertOneAcceptedOperation(operationId, winner);
+    }
+
+    /** Two claims of {@code operationId}, one per subject given, released together; their outcomes in that order. */
+    private List<ClaimOutcome> race(OperationId operationId, SubjectId... subjects) throws Exception {
+        var statement = new ClaimStatement(jdbc, OutboxTrace.none());
+        var command = Command.parse(Checkout.command().getBytes(StandardCharsets.UTF_8));
         var start = new CountDownLatch(1);
         List<ClaimOutcome> outcomes = new ArrayList<>();
         try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<ClaimOutcome>> futures = new ArrayList<>();
-            for (int i = 0; i < 2; i++) {
+            for (SubjectId subject : subjects) {
                 futures.add(threads.submit(() -> {
                     start.await();
                     return statement.execute(new ClaimRequest(subject, operationId, command,
@@ -99,13 +126,17 @@ class ClaimStatementOwnRaceIT {
                 outcomes.add(future.get());
             }
         }
+        return outcomes;
+    }
 
-        assertThat(outcomes).extracting(outcome -> outcome.getClass().getSimpleName())
-                .containsExactlyInAnyOrder("Claimed", "Replayed");
-        assertThat(jdbc.queryForList("SELECT a.outcome FROM operation_attempt a JOIN operation o ON o.id = a.operation_ref "
-                + "WHERE o.operation_id = ? ORDER BY a.id", String.class, operationId.value()))
-                .containsExactly("CLAIMED", "REPLAYED");
-        // the claim that failed on the index and ran again as a replay left no event nor transition
+    private List<String> attemptOutcomes(OperationId operationId) {
+        return jdbc.queryForList("SELECT a.outcome FROM operation_attempt a JOIN operation o ON o.id = a.operation_ref "
+                + "WHERE o.operation_id = ? ORDER BY a.id", String.class, operationId.value());
+    }
+
+    private void assertOneAcceptedOperation(OperationId operationId, SubjectId holder) {
+        assertThat(jdbc.queryForList("SELECT subject_id FROM operation WHERE operation_id = ?", String.class,
+                operationId.value())).containsExactly(holder.value());
         assertThat(jdbc.queryForList("SELECT e.sequence || ' ' || e.type FROM outbox_event e JOIN operation o "
                 + "ON o.id = e.operation_ref WHERE o.operation_id = ?", String.class, operationId.value()))
                 .containsExactly("1 OperationAccepted");
