@@ -37,7 +37,7 @@ import org.springframework.stereotype.Repository;
  * same id, by any subject, is the race above: the later insert waits for the earlier to commit,
  * skips, and the statement runs again to find the row. (Until issue 13 the arbiter was
  * {@code (subject_id, operation_id)} and another subject's claim failed on the operationId index;
- * claim changelog 013 dropped that constraint's index, which no statement needed any more.)
+ * claim changelog 013 replaced that constraint with a plain index for the console's subject filter.)
  */
 @Repository
 public class ClaimStatement {
