@@ -92,9 +92,6 @@ public class ClaimStatement {
     /** Each race above costs one more run; needing a third would mean the row vanished. */
     private static final int MAX_RUNS = 3;
 
-    /** The unique index on {@code operation (operation_id)} (claim changelog 008): the claim's arbiter. */
-    static final String OPERATION_ID_UNIQUE = "operation_operation_id_uk";
-
     private final JdbcTemplate jdbc;
     private final OutboxTrace trace;
 

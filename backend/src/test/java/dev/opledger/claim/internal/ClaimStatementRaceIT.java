@@ -62,8 +62,7 @@ class ClaimStatementRaceIT {
         shared.execute("CREATE FUNCTION " + SCHEMA + ".after_a_pause(subject text) RETURNS text LANGUAGE plpgsql "
                 + "IMMUTABLE AS $$ BEGIN IF subject LIKE 'own-race-%' THEN PERFORM pg_sleep(1); END IF; RETURN subject; END $$");
         shared.execute("CREATE INDEX operation_pause_ix ON " + SCHEMA + ".operation (" + SCHEMA + ".after_a_pause(subject_id))");
-        shared.execute("CREATE UNIQUE INDEX " + ClaimStatement.OPERATION_ID_UNIQUE + " ON " + SCHEMA
-                + ".operation (operation_id)");
+        shared.execute("CREATE UNIQUE INDEX operation_operation_id_uk ON " + SCHEMA + ".operation (operation_id)");
         var database = TestDatabase.shared();
         var dataSource = new DriverManagerDataSource(database.url(), database.username(), database.password());
         dataSource.setSchema(SCHEMA);
