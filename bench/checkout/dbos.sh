@@ -8,7 +8,7 @@
 # figures are taken as the node's are: CPU ticks of the peer's and the tool server's processes
 # around the measured phase, commits PostgreSQL published for each database, less the idle peer's.
 #
-# Settings (environment): DBOS_PORT=18099 DBOS_OPTS="-Xms256m -Xmx384m" (the node's heap)
+# Settings (environment): DBOS_PORT=18099 DBOS_OPTS=$NODE_OPTS (the node's heap and collector)
 
 DBOS_JAR=bench/dbos-peer/target/dbos-peer.jar; DBOS_DB=${DB}_dbos
 DBOS_PORT=${DBOS_PORT:-18099}; DBOS_OPTS=${DBOS_OPTS:-$NODE_OPTS}; DBOS_PID=""

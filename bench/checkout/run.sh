@@ -24,7 +24,9 @@
 #
 # Settings (environment): CLIENTS=16 WARMUP=20 (a quick look; 180 for the node's steady state on
 #   2 cores, see the report's JIT line) DURATION=20 ROUNDS=3 WAIT=25 POLL_MS=20 SETTLE=12 IDLE=6
-#   NODE_OPTS="-Xms256m -Xmx384m" TOOLS_OPTS="-Xms128m -Xmx256m" PORT=18097 TOOLS_PORT=18098
+#   NODE_OPTS="-Xms256m -Xmx384m -XX:+UseParallelGC" (the DBOS peer's too, DBOS_OPTS; the parallel
+#   collector: ~65 MB less resident memory than G1 at the same throughput, docs/benchmarks.md, issue 13's
+#   thirteenth session) TOOLS_OPTS="-Xms128m -Xmx256m" PORT=18097 TOOLS_PORT=18098
 #   START_S=120 (how long a process may take to start: more on a loaded machine)
 #   NODE_ARGS="" (more node arguments, e.g. --opledger.worker.concurrency=16), READS=1000 READ_S=10
 #   DBOS_PORT=18099 DBOS_OPTS=$NODE_OPTS BENCH_DB=opledger_bench_checkout (and _claims, _tools, _dbos)
@@ -50,7 +52,7 @@ PHASES=${PHASES:-claim checkout dbos}
 CLIENTS=${CLIENTS:-16}; WARMUP=${WARMUP:-20}; DURATION=${DURATION:-20}; ROUNDS=${ROUNDS:-3}
 START_S=${START_S:-120}; TOOLS_WARMUP=${TOOLS_WARMUP:-5000}; WAIT=${WAIT:-25}; POLL_MS=${POLL_MS:-20}; SETTLE=${SETTLE:-12}; IDLE=${IDLE:-6}; READS=${READS:-1000}; READ_S=${READ_S:-10}
 PORT=${PORT:-18097}; TOOLS_PORT=${TOOLS_PORT:-18098}; NODE_ARGS=${NODE_ARGS:-}; BROKER=${BROKER:-embedded}
-NODE_OPTS=${NODE_OPTS:--Xms256m -Xmx384m}; TOOLS_OPTS=${TOOLS_OPTS:--Xms128m -Xmx256m}
+NODE_OPTS=${NODE_OPTS:--Xms256m -Xmx384m -XX:+UseParallelGC}; TOOLS_OPTS=${TOOLS_OPTS:--Xms128m -Xmx256m}
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
 JAVA=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java
 NODE_JAR=${NODE_JAR:-ui/target/opledger.jar}; CLI_JAR=cli/target/opledger-cli.jar; TOOLS_JAR=reference-tools/target/reference-tools.jar

@@ -12,7 +12,7 @@
 # and a PNG of each (bench/report's chart tool; skipped, and said, if it cannot be built).
 #
 # Settings (environment): SCALE_NODES="1 2 3" CLIENTS=16 WARMUP=15 DURATION=20 ROUNDS=1 WAIT=25
-#   NODE_OPTS="-Xms256m -Xmx384m" TOOLS_OPTS="-Xms128m -Xmx256m" BASE_PORT=18300 (node i on BASE_PORT+i)
+#   NODE_OPTS="-Xms256m -Xmx384m -XX:+UseParallelGC" (as bench/checkout/run.sh) TOOLS_OPTS="-Xms128m -Xmx256m" BASE_PORT=18300 (node i on BASE_PORT+i)
 #   TOOLS_PORT=18390 START_S=180 NODE_ARGS="" BENCH_DB=opledger_bench_scale (and _tools)
 #   PGHOST=127.0.0.1 PGPORT=5432 PGUSER=postgres
 set -euo pipefail
@@ -22,7 +22,7 @@ cd "$(dirname "$0")/../.."
 SCALE_NODES=${SCALE_NODES:-1 2 3}; CLIENTS=${CLIENTS:-16}; WARMUP=${WARMUP:-15}; DURATION=${DURATION:-20}
 ROUNDS=${ROUNDS:-1}; WAIT=${WAIT:-25}; START_S=${START_S:-180}; NODE_ARGS=${NODE_ARGS:-}
 BASE_PORT=${BASE_PORT:-18300}; TOOLS_PORT=${TOOLS_PORT:-18390}
-NODE_OPTS=${NODE_OPTS:--Xms256m -Xmx384m}; TOOLS_OPTS=${TOOLS_OPTS:--Xms128m -Xmx256m}
+NODE_OPTS=${NODE_OPTS:--Xms256m -Xmx384m -XX:+UseParallelGC}; TOOLS_OPTS=${TOOLS_OPTS:--Xms128m -Xmx256m}
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
 JAVA=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java
 NODE_JAR=${NODE_JAR:-ui/target/opledger.jar}; CLI_JAR=cli/target/opledger-cli.jar; TOOLS_JAR=reference-tools/target/reference-tools.jar
