@@ -24,9 +24,9 @@
 #
 # Settings (environment): CLIENTS=16 WARMUP=20 (a quick look; 180 for the node's steady state on
 #   2 cores, see the report's JIT line) DURATION=20 ROUNDS=3 WAIT=25 POLL_MS=20 SETTLE=12 IDLE=6
-#   NODE_OPTS="-Xms256m -Xmx384m -XX:+UseParallelGC" (the DBOS peer's too, DBOS_OPTS; the parallel
-#   collector: ~70 MB less resident memory than G1, no throughput difference the runs could tell,
-#   docs/benchmarks.md, issue 13's thirteenth session) TOOLS_OPTS="-Xms128m -Xmx256m" PORT=18097 TOOLS_PORT=18098
+#   NODE_OPTS="-Xms256m -Xmx384m -XX:+UseParallelGC" (the parallel collector: ~70 MB less resident
+#   memory than G1, no throughput difference the runs could tell; docs/benchmarks.md, issue 13's
+#   thirteenth session) TOOLS_OPTS="-Xms128m -Xmx256m" PORT=18097 TOOLS_PORT=18098
 #   START_S=120 (how long a process may take to start: more on a loaded machine)
 #   NODE_ARGS="" (more node arguments, e.g. --opledger.worker.concurrency=16), READS=1000 READ_S=10
 #   DBOS_PORT=18099 DBOS_OPTS=$NODE_OPTS BENCH_DB=opledger_bench_checkout (and _claims, _tools, _dbos)

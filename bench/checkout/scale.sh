@@ -12,7 +12,8 @@
 # and a PNG of each (bench/report's chart tool; skipped, and said, if it cannot be built).
 #
 # Settings (environment): SCALE_NODES="1 2 3" CLIENTS=16 WARMUP=15 DURATION=20 ROUNDS=1 WAIT=25
-#   NODE_OPTS="-Xms256m -Xmx384m -XX:+UseParallelGC" (as bench/checkout/run.sh) TOOLS_OPTS="-Xms128m -Xmx256m" BASE_PORT=18300 (node i on BASE_PORT+i)
+#   NODE_OPTS="-Xms256m -Xmx384m -XX:+UseParallelGC" (as bench/checkout/run.sh) TOOLS_OPTS="-Xms128m -Xmx256m"
+#   BASE_PORT=18300 (node i on BASE_PORT+i)
 #   TOOLS_PORT=18390 START_S=180 NODE_ARGS="" BENCH_DB=opledger_bench_scale (and _tools)
 #   PGHOST=127.0.0.1 PGPORT=5432 PGUSER=postgres
 set -euo pipefail

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The node in steady state under the checkout load, profiled (issue 13, docs/benchmarks.md "Issue 13:
 # where the node's 21 ms go"). Started as bench/checkout/run.sh starts it (local profile, attest off,
-# BROKER=external: a Kafka broker process of its own, -Xms256m -Xmx384m), driven by `opledger-cli load
+# BROKER=external: a Kafka broker process of its own, -Xms256m -Xmx384m -XX:+UseParallelGC), driven by `opledger-cli load
 # --mode checkout --clients 16 --wait 25`; after WARM_S seconds (print per 30 s: checkouts, node and JIT
 # ticks, to see the compilers settle) a JFR recording (settings=profile) of JFR_S seconds, with every
 # thread's ticks (/proc/PID/task/*/stat) before and after it and the checkouts that ended in it.
@@ -28,7 +28,7 @@ java -Xms128m -Xmx256m -cp "$OUT/node-jar/lib/*" bench/relay/RelayBench.java bro
 java -Xms128m -Xmx256m -jar reference-tools/target/reference-tools.jar --server.port=$TPORT --server.address=127.0.0.1 \
   --spring.datasource.url=jdbc:postgresql://127.0.0.1:$PGPORT/$TDB --spring.datasource.username=postgres --logging.level.root=WARN >$OUT/tools.log 2>&1 & TP=$!
 until [ -s $OUT/bootstrap ]; do sleep 1; done
-java -Xms256m -Xmx384m ${NODE_OPTS:-} -jar "$JAR" --spring.profiles.active=local --server.port=$PORT \
+java -Xms256m -Xmx384m -XX:+UseParallelGC ${NODE_OPTS:-} -jar "$JAR" --spring.profiles.active=local --server.port=$PORT \
   --spring.datasource.url=jdbc:postgresql://127.0.0.1:$PGPORT/$DB --spring.datasource.username=postgres \
   --opledger.attest.mode=off --opledger.worker.enabled=true --opledger.reference-tools.embedded=false \
   --opledger.mcp.servers.reference.url=http://127.0.0.1:$TPORT/mcp --spring.kafka.bootstrap-servers=$(cat $OUT/bootstrap) \
