@@ -123,8 +123,14 @@ public final class RawHttp {
         try (var socket = new Socket("localhost", port)) {
             socket.setSoTimeout(30_000);
             OutputStream out = socket.getOutputStream();
-            out.write(request.bytes(port));
-            out.flush();
+            try {
+                out.write(request.bytes(port));
+                out.flush();
+            } catch (java.net.SocketException e) {
+                // the server answered and closed before the whole request was written (Tomcat
+                // refusing a bad request line): its answer may have arrived all the same
+                return parse(readAfterFailedWrite(socket.getInputStream(), e));
+            }
             return parse(readUntilClosed(socket.getInputStream()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -148,6 +154,18 @@ public final class RawHttp {
             }
         }
         return received.toByteArray();
+    }
+
+    private static byte[] readAfterFailedWrite(InputStream in, java.net.SocketException writeFailure) throws IOException {
+        try {
+            byte[] received = readUntilClosed(in);
+            if (received.length > 0) {
+                return received;
+            }
+        } catch (IOException e) {
+            writeFailure.addSuppressed(e);
+        }
+        throw writeFailure;
     }
 
     static Response parse(byte[] raw) {
