@@ -38,7 +38,11 @@ public class RunWrites {
 
     /** A write held for the run's next transaction. */
     public interface Write {
-        /** Writes, joining the caller's transaction; false when its fence refused it (it wrote nothing). */
+        /**
+         * Writes, joining the caller's transaction, under the run's lease: its fence locks the
+         * operation's row until the transaction ends; false when the fence refused it (it wrote
+         * nothing).
+         */
         boolean write();
 
         /** Once the transaction that wrote it has committed. */
@@ -71,6 +75,8 @@ public class RunWrites {
     private final TransactionTemplate transactions;
     // by operation: present while a run holds writes or its end is to carry them
     private final Map<UUID, Pending> held = new ConcurrentHashMap<>();
+    // the operation whose row the transaction of together or flush on this thread has locked: set once a held write wrote
+    private final ThreadLocal<UUID> rowLocked = new ThreadLocal<>();
 
     RunWrites(DataSource dataSource) {
         this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
@@ -103,6 +109,17 @@ public class RunWrites {
         return pending != null && pending.carried;
     }
 
+    /**
+     * Whether the caller runs in the transaction of {@link #together} or {@link #flush} and a held
+     * write of the operation has written in it: its fence then keeps the operation's row locked
+     * (FOR NO KEY UPDATE) until the commit, and a later fence of the same transaction can check
+     * the row without locking it again. Each lock of a row version the transaction itself wrote
+     * is one more WAL record (issue 13).
+     */
+    public boolean rowLocked(OperationId operation) {
+        return operation.value().equals(rowLocked.get());
+    }
+
     /** Holds {@code write} for the run's next transaction; false (not held) when no run of the operation holds writes. */
     public boolean hold(OperationId operation, Write write) {
         Pending pending = held.get(operation.value());
@@ -132,13 +149,15 @@ public class RunWrites {
         Together<T> done;
         try {
             done = transactions.execute(status -> {
-                for (Write each : writes) {
-                    if (!each.write()) {
+                try {
+                    if (!writeAll(operation, writes)) {
                         status.setRollbackOnly();
                         return new Together<T>(Held.REFUSED, null);
                     }
+                    return new Together<>(Held.WRITTEN, write.get());
+                } finally {
+                    rowLocked.remove();
                 }
-                return new Together<>(Held.WRITTEN, write.get());
             });
         } catch (RuntimeException e) {
             alone(operation, writes);
@@ -187,13 +206,15 @@ public class RunWrites {
 
     private boolean alone(OperationId operation, List<Write> writes) {
         Boolean written = transactions.execute(status -> {
-            for (Write each : writes) {
-                if (!each.write()) {
+            try {
+                if (!writeAll(operation, writes)) {
                     status.setRollbackOnly();
                     return false;
                 }
+                return true;
+            } finally {
+                rowLocked.remove();
             }
-            return true;
         });
         if (Boolean.TRUE.equals(written)) {
             writes.forEach(Write::committed);
@@ -201,6 +222,17 @@ public class RunWrites {
         }
         log.warn("operation {}: {} held write(s) refused by the lease's fence: not written", operation, writes.size());
         return false;
+    }
+
+    /** The held writes in order, in the caller's transaction; false at the first its fence refused. */
+    private boolean writeAll(OperationId operation, List<Write> writes) {
+        for (Write each : writes) {
+            if (!each.write()) {
+                return false;
+            }
+            rowLocked.set(operation.value());
+        }
+        return true;
     }
 
     private List<Write> take(OperationId operation) {

@@ -128,7 +128,8 @@ public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
             if (held == null) {
                 seq = table.append(thread, append);
             } else {
-                var together = held.together(new OperationId(thread), () -> table.append(thread, append));
+                var operation = new OperationId(thread);
+                var together = held.together(operation, () -> table.append(thread, append, held.rowLocked(operation)));
                 if (together.held() == RunWrites.Held.REFUSED) {
                     // the step's effect outcome was refused by the lease's fence: neither it nor the checkpoint is written
                     if (fence != null) {
@@ -184,7 +185,8 @@ public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
      */
     private boolean hold(UUID thread, UUID id, @Nullable UUID parent, Checkpoint checkpoint, String stateJson,
             CheckpointTable.Append append) {
-        boolean holding = held.hold(new OperationId(thread), () -> table.append(thread, append).isPresent());
+        var operation = new OperationId(thread);
+        boolean holding = held.hold(operation, () -> table.append(thread, append, held.rowLocked(operation)).isPresent());
         if (holding) {
             positions.saw(thread, id, id);
             // seq 0: not known before it is written, and not used from this memory

@@ -165,6 +165,79 @@ class HeldWritesIT {
         newHolderFindsTheOutcomeUnknown(current.get());
     }
 
+    /**
+     * The checkpoint that commits after the step's outcome does not lock the operation's row again
+     * (the outcome's fence holds it until the commit): a takeover tried in between, once the lease
+     * has run out, finds the row locked and takes nothing; it takes the operation once the outcome
+     * and the checkpoint have committed.
+     */
+    @Test
+    void aTakeoverTriedWhileTheOutcomeAndTheCheckpointCommitTakesNothingUntilTheyHave() throws Exception {
+        EffectGateway gateway = TestGateways.holding(node, tools);
+        RunWrites held = node.getBean(RunWrites.class);
+        cacheTheClass();
+        LeasedOperation leased = lease("node-a");
+        duringCall.set(() -> jdbc.update("UPDATE operation SET lease_expires_at = now() - interval '1 second' "
+                + "WHERE operation_id = ?", operationId.value()));
+        AtomicReference<Boolean> lockedForTheCheckpoint = new AtomicReference<>();
+        AtomicReference<List<LeasedOperation>> takenMeanwhile = new AtomicReference<>();
+        var graph = new StateGraph<>(new JsonStateSerializer<>(AgentState::new))
+                .addNode("receipt", GraphStep.node((state, config) -> {
+                    var outcome = gateway.perform(new Effect(GraphRunner.leaseOf(config).fence(), "receipt", send,
+                            Map.of("to", "ann@example.com"), null));
+                    // held after the outcome: runs in its transaction, between it and the checkpoint
+                    held.hold(operationId, () -> {
+                        lockedForTheCheckpoint.set(held.rowLocked(operationId));
+                        takenMeanwhile.set(CompletableFuture.supplyAsync(() -> lifecycle.lease("node-b", 1000,
+                                Duration.ofSeconds(30))).join());
+                        return true;
+                    });
+                    return StepResult.next(Map.of("sent", ((EffectOutcome.Done) outcome).result()));
+                }))
+                .addEdge(START, "receipt").addEdge("receipt", END);
+
+        var outcome = graphs.runner(graph, GraphOptions.none()).run(LeaseGuard.of(leased.fence()), Map.of());
+
+        assertThat(outcome).isInstanceOf(RunOutcome.Completed.class);
+        assertThat(lockedForTheCheckpoint.get()).as("the outcome's fence locked the row in this transaction").isTrue();
+        assertThat(takenMeanwhile.get()).extracting(LeasedOperation::operationId).doesNotContain(operationId);
+        assertThat(status("receipt")).isEqualTo("SUCCEEDED");
+        assertThat(checkpoints()).as("__START__ and receipt").isEqualTo(2);
+        assertThat(lease("node-b").fence().epoch()).as("taken over once they committed")
+                .isEqualTo(leased.fence().epoch() + 1);
+    }
+
+    /** Only a transaction of {@link RunWrites} in which a held write of the operation wrote holds its row's lock. */
+    @Test
+    void theRowIsLockedForTheCallersWriteOnlyAfterAHeldWriteOfTheOperationWroteInItsTransaction() {
+        RunWrites held = node.getBean(RunWrites.class);
+        OperationId other = new OperationId(UUID.randomUUID());
+        held.begin(operationId);
+        try {
+            assertThat(held.together(operationId, () -> held.rowLocked(operationId)).result())
+                    .as("nothing held: the caller's write runs alone").isFalse();
+            held.hold(operationId, () -> true);
+            var together = held.together(operationId, () -> List.of(held.rowLocked(operationId), held.rowLocked(other)));
+            assertThat(together.held()).isEqualTo(RunWrites.Held.WRITTEN);
+            assertThat(together.result()).as("this operation's row, not another's").containsExactly(true, false);
+            assertThat(held.rowLocked(operationId)).as("after the commit").isFalse();
+
+            AtomicReference<Boolean> inTheRefusingTransaction = new AtomicReference<>();
+            held.hold(operationId, () -> true);
+            held.hold(operationId, () -> false);
+            assertThat(held.together(operationId, () -> true).held()).isEqualTo(RunWrites.Held.REFUSED);
+            held.hold(operationId, () -> {
+                inTheRefusingTransaction.set(held.rowLocked(operationId));
+                return false;
+            });
+            assertThat(held.flush(operationId)).isFalse();
+            assertThat(inTheRefusingTransaction.get()).as("no held write had written before it").isFalse();
+            assertThat(held.rowLocked(operationId)).as("after a rollback").isFalse();
+        } finally {
+            held.end(operationId);
+        }
+    }
+
     @Test
     void aWorkersRunCommitsTheLastOutcomeAndCheckpointWithTheEndOfTheRun() throws Exception {
         EffectGateway gateway = TestGateways.holding(node, tools);

@@ -43,14 +43,18 @@ public final class CheckpointTable {
      * Appends at the head's seq + 1. With an expected head, inserts nothing when the thread's
      * live head is another checkpoint; a concurrent writer that computed the same seq makes one
      * of the two inserts fail on the primary key. With a lease epoch, inserts nothing unless the
-     * operation (the thread) is RUNNING in that epoch, its row locked (FOR SHARE) until the insert
-     * commits, so a takeover waits for it or the insert sees the takeover. Answers one row: the
-     * new seq (null when nothing was inserted) and whether the fence held.
+     * operation (the thread) is RUNNING in that epoch, its row locked until the insert commits, so
+     * a takeover waits for it or the insert sees the takeover. The lock is FOR NO KEY UPDATE, the
+     * mode of the fences of the writes a checkpoint commits with (a step's STARTED, the end of the
+     * run): FOR SHARE would make a takeover wait no differently, but the write after it in the
+     * same transaction then upgraded it, one more WAL record for the same row (issue 13).
+     * {@link #APPEND_UNDER_HELD_LOCK} checks the same without locking, for a transaction that holds
+     * the row's lock already. Answers the new seq, no row when nothing was inserted.
      */
     private static final String APPEND = """
             WITH released AS (SELECT %s AS up_to),
                  fence AS (SELECT 1 FROM operation WHERE operation_id = ? AND status = 'RUNNING' AND lease_epoch = ?
-                           FOR SHARE),
+                           %s),
                  last AS (SELECT seq, checkpoint_id FROM graph_checkpoint WHERE thread_id = ?
                           ORDER BY seq DESC LIMIT 1),
                  head AS (SELECT coalesce(last.seq, 0) AS seq,
@@ -62,7 +66,17 @@ public final class CheckpointTable {
             WHERE (NOT ? OR head.checkpoint_id IS NOT DISTINCT FROM ?::uuid)
               AND (?::bigint IS NULL OR EXISTS (SELECT 1 FROM fence))
             RETURNING seq
-            """.formatted(RELEASED_UP_TO);
+            """;
+
+    private static final String APPEND_LOCKING = APPEND.formatted(RELEASED_UP_TO, "FOR NO KEY UPDATE");
+
+    /**
+     * As {@link #APPEND}, in a transaction whose earlier fenced write locked the operation's row
+     * (it is locked until the commit, so the check cannot go stale): the fence is a plain read,
+     * which sees the transaction's own writes. Locking a row version the transaction wrote itself
+     * would write a WAL record for nothing.
+     */
+    private static final String APPEND_UNDER_HELD_LOCK = APPEND.formatted(RELEASED_UP_TO, "");
 
     private static final String RELEASE = """
             WITH prior AS (SELECT %s AS up_to),
@@ -113,7 +127,17 @@ public final class CheckpointTable {
 
     /** The new checkpoint's seq, or empty when the live head was not {@code expectedHead} or the fence did not hold. */
     public Optional<Integer> append(UUID thread, Append append) {
-        return jdbc.query(APPEND, s -> bindAppend(s, thread, append), (row, n) -> row.getInt("seq")).stream().findFirst();
+        return append(thread, append, false);
+    }
+
+    /**
+     * As {@link #append(UUID, Append)}; with {@code rowLocked}, the caller's transaction holds the
+     * operation's row locked already (a fenced write of the same lease wrote in it), and the fence
+     * only reads it.
+     */
+    public Optional<Integer> append(UUID thread, Append append, boolean rowLocked) {
+        return jdbc.query(rowLocked ? APPEND_UNDER_HELD_LOCK : APPEND_LOCKING, s -> bindAppend(s, thread, append),
+                (row, n) -> row.getInt("seq")).stream().findFirst();
     }
 
     /** Whether the operation named by the thread is RUNNING in {@code epoch}: why an append inserted nothing. */

@@ -71,6 +71,17 @@ class CommitsPerCheckoutIT {
      */
     static final int PATH_COMMITS = 8;
 
+    /**
+     * The row-lock WAL records the checkout writes for its operation's row (pg_walinspect): one
+     * each time a transaction first locks a version of the row, or locks it in a stronger mode
+     * than it held. The claim's foreign-key check (its own new row, FOR KEY SHARE), the worker's
+     * lease, per effect its STARTED's fence and its outcome's fence, and the end of the run's (on
+     * the version its outcome's transaction had just written). A checkpoint's fence takes the mode
+     * of the writes it commits with, and one that commits after an outcome in the same transaction
+     * finds the row locked already (issue 13). 13 before.
+     */
+    static final int OPERATION_ROW_LOCKS = 9;
+
     private static final Set<String> BACKGROUND = Set.of("outbox-relay", "activity-feed", "notification-sender",
             "notification-listener", "operation-waits");
 
@@ -120,9 +131,20 @@ class CommitsPerCheckoutIT {
         Thread.sleep(2_000);
         List<Transaction> idle = RECORDER.stop();
 
+        reads.execute("CREATE EXTENSION IF NOT EXISTS pg_walinspect");
+        String walFrom = reads.queryForObject("SELECT pg_current_wal_lsn()::text", String.class);
         RECORDER.start();
         UUID operation = checkout(reads);
         List<Transaction> all = RECORDER.stop();
+        String walTo = reads.queryForObject("SELECT pg_current_wal_lsn()::text", String.class);
+        // a WAL record names the block's relation as "rel tablespace/database/file"
+        String operationFile = reads.queryForObject("SELECT '/' || d.oid || '/' || pg_relation_filenode('operation') || ' ' "
+                + "FROM pg_database d WHERE d.datname = current_database()", String.class);
+        List<String> rowLocks = reads.queryForList("""
+                SELECT xid || ': ' || description FROM pg_get_wal_records_info(?::pg_lsn, ?::pg_lsn)
+                WHERE resource_manager = 'Heap' AND record_type = 'LOCK' AND block_ref LIKE ?
+                ORDER BY start_lsn
+                """, String.class, walFrom, walTo, "%" + operationFile + "%");
         assertThat(ReferenceToolsFixture.server().effects().ofOperation(operation.toString()))
                 .as("the checkout's three effects").hasSize(3);
 
@@ -146,9 +168,13 @@ class CommitsPerCheckoutIT {
         report.append("-- idle, by thread\n");
         idle.stream().collect(Collectors.groupingBy(Transaction::thread, java.util.TreeMap::new, Collectors.counting()))
                 .forEach((thread, count) -> report.append("  ").append(thread).append(": ").append(count).append('\n'));
+        report.append("-- row-lock WAL records on the operation table: ").append(rowLocks.size()).append('\n');
+        rowLocks.forEach(lock -> report.append("  ").append(lock).append('\n'));
         System.out.println(report);
 
         assertThat(pathCommits).as("the checkout path's commits:\n" + report).isLessThanOrEqualTo(PATH_COMMITS);
+        assertThat(rowLocks).as("row-lock WAL records on the operation table:\n" + report)
+                .hasSizeLessThanOrEqualTo(OPERATION_ROW_LOCKS);
     }
 
     /** Submits the benchmark's checkout, waits for SUCCEEDED and for its events to be published and in the feed. */
