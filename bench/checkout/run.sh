@@ -74,6 +74,9 @@ trap cleanup EXIT
 BODY='{"type":"checkout","arguments":{"sku":"SKU-ESPRESSO","quantity":1,"amount":49.90,"currency":"EUR","recipient":"ann@example.com"}}'
 
 fail() { echo "bench/checkout: $*" >&2; exit 1; }
+# psql folds an unquoted name to lower case and a JDBC URL does not: a name with capitals would
+# be created as one database and looked for as another (reference-tools then fails to start)
+[[ $DB =~ ^[a-z_][a-z0-9_]*$ ]] || fail "BENCH_DB=$DB: lower-case letters, digits and _ only"
 # shellcheck source=bench/checkout/dbos.sh
 source bench/checkout/dbos.sh
 # shellcheck source=bench/checkout/limit.sh

@@ -41,6 +41,9 @@ cleanup() {
 }
 trap cleanup EXIT
 fail() { echo "bench/checkout/scale: $*" >&2; exit 1; }
+# psql folds an unquoted name to lower case and a JDBC URL does not: a name with capitals would
+# be created as one database and looked for as another (reference-tools then fails to start)
+[[ $DB =~ ^[a-z_][a-z0-9_]*$ ]] || fail "BENCH_DB=$DB: lower-case letters, digits and _ only"
 BODY='{"type":"checkout","arguments":{"sku":"SKU-ESPRESSO","quantity":1,"amount":49.90,"currency":"EUR","recipient":"ann@example.com"}}'
 if [ ! -f "$NODE_JAR" ] || [ ! -f "$CLI_JAR" ] || [ ! -f "$TOOLS_JAR" ]; then
   ./mvnw -B -q -DskipTests -pl ui,cli,reference-tools -am package
