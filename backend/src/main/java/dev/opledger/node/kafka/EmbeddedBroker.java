@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -44,8 +45,9 @@ public final class EmbeddedBroker implements AutoCloseable {
     public static EmbeddedBroker start() {
         try {
             Path directory = Files.createTempDirectory("opledger-kafka");
-            int port = freePort();
-            int controllerPort = freePort();
+            int[] ports = freePorts(2);
+            int port = ports[0];
+            int controllerPort = ports[1];
             KafkaConfig config = new KafkaConfig(settings(directory, port, controllerPort), false);
             format(config, directory);
             var broker = new EmbeddedBroker(config, directory, "127.0.0.1:" + port);
@@ -142,9 +144,22 @@ public final class EmbeddedBroker implements AutoCloseable {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (var socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
+    /**
+     * Ports free at the moment, all different: each socket stays open until every port is chosen.
+     * One closed before the next was opened let the system hand the same port out twice, and the
+     * broker refused its two listeners on one port (seen in CI).
+     */
+    private static int[] freePorts(int count) throws IOException {
+        List<ServerSocket> sockets = new ArrayList<>();
+        try {
+            for (int i = 0; i < count; i++) {
+                sockets.add(new ServerSocket(0));
+            }
+            return sockets.stream().mapToInt(ServerSocket::getLocalPort).toArray();
+        } finally {
+            for (ServerSocket socket : sockets) {
+                socket.close();
+            }
         }
     }
 }
