@@ -12,6 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionCallback;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -148,16 +149,12 @@ public class RunWrites {
         }
         Together<T> done;
         try {
-            done = transactions.execute(status -> {
-                try {
-                    if (!writeAll(operation, writes)) {
-                        status.setRollbackOnly();
-                        return new Together<T>(Held.REFUSED, null);
-                    }
-                    return new Together<>(Held.WRITTEN, write.get());
-                } finally {
-                    rowLocked.remove();
+            done = inTransaction(status -> {
+                if (!writeAll(operation, writes)) {
+                    status.setRollbackOnly();
+                    return new Together<T>(Held.REFUSED, null);
                 }
+                return new Together<>(Held.WRITTEN, write.get());
             });
         } catch (RuntimeException e) {
             alone(operation, writes);
@@ -205,16 +202,12 @@ public class RunWrites {
     }
 
     private boolean alone(OperationId operation, List<Write> writes) {
-        Boolean written = transactions.execute(status -> {
-            try {
-                if (!writeAll(operation, writes)) {
-                    status.setRollbackOnly();
-                    return false;
-                }
-                return true;
-            } finally {
-                rowLocked.remove();
+        Boolean written = inTransaction(status -> {
+            if (!writeAll(operation, writes)) {
+                status.setRollbackOnly();
+                return false;
             }
+            return true;
         });
         if (Boolean.TRUE.equals(written)) {
             writes.forEach(Write::committed);
@@ -222,6 +215,17 @@ public class RunWrites {
         }
         log.warn("operation {}: {} held write(s) refused by the lease's fence: not written", operation, writes.size());
         return false;
+    }
+
+    /** {@code work} in a transaction of its own, after which no row counts as locked on this thread ({@link #rowLocked}). */
+    private <T> T inTransaction(TransactionCallback<T> work) {
+        return transactions.execute(status -> {
+            try {
+                return work.doInTransaction(status);
+            } finally {
+                rowLocked.remove();
+            }
+        });
     }
 
     /** The held writes in order, in the caller's transaction; false at the first its fence refused. */

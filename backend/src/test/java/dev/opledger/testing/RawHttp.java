@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.Socket;
+import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -126,7 +127,7 @@ public final class RawHttp {
             try {
                 out.write(request.bytes(port));
                 out.flush();
-            } catch (java.net.SocketException e) {
+            } catch (SocketException e) {
                 // the server answered and closed before the whole request was written (Tomcat
                 // refusing a bad request line): its answer may have arrived all the same
                 return parse(readAfterFailedWrite(socket.getInputStream(), e));
@@ -148,7 +149,7 @@ public final class RawHttp {
             for (int n; (n = in.read(buffer)) >= 0; ) {
                 received.write(buffer, 0, n);
             }
-        } catch (java.net.SocketException e) {
+        } catch (SocketException e) {
             if (received.size() == 0) {
                 throw e;
             }
@@ -156,7 +157,7 @@ public final class RawHttp {
         return received.toByteArray();
     }
 
-    private static byte[] readAfterFailedWrite(InputStream in, java.net.SocketException writeFailure) throws IOException {
+    private static byte[] readAfterFailedWrite(InputStream in, SocketException writeFailure) throws IOException {
         try {
             byte[] received = readUntilClosed(in);
             if (received.length > 0) {
