@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.SqlParameterValue;
 import org.springframework.stereotype.Repository;
@@ -27,11 +28,11 @@ public class FeedEntries {
             """;
 
     /**
-     * {@link #APPLY} for a whole poll in one statement: the events come as one array per column,
-     * a redelivered event (its entry written before, or twice in the poll) gets no second entry,
-     * and the entries are numbered in the poll's order.
+     * The events of a whole poll, one array per column: each event once (a redelivered event may
+     * come twice in a poll), numbered in the poll's order. The first {@code %s} says which of them
+     * to insert, the second what a conflict on the unique key does.
      */
-    private static final String APPLY_ALL = """
+    private static final String INCOMING = """
             WITH incoming AS (
               SELECT DISTINCT ON (event_id) *
               FROM unnest(?::uuid[], ?::text[], ?::uuid[], ?::integer[], ?::text[], ?::text[], ?::text[], ?::text[],
@@ -43,9 +44,23 @@ public class FeedEntries {
             INSERT INTO activity_feed_entry (subject_id, operation_id, event_id, sequence, type, status, tool,
                                              step_key, occurred_at)
             SELECT subject_id, operation_id, event_id, sequence, type, status, tool, step_key, occurred_at
-            FROM incoming ORDER BY arrival
-            ON CONFLICT (event_id) DO NOTHING
+            FROM incoming i %s ORDER BY arrival
+            %s
             """;
+
+    /**
+     * {@link #APPLY} for a whole poll in one statement, leaving out the events that have their
+     * entry: a plain insert, not {@code ON CONFLICT}, whose speculative insertion writes a
+     * confirmation record per entry to the WAL (9 a checkout, issue 13). An entry committed by
+     * another consumer between this statement's look-up and its insert (two nodes' consumers
+     * during a rebalance) makes it fail on the unique key; {@link #APPLY_ALL_RACING} then applies
+     * the poll.
+     */
+    private static final String APPLY_ALL = INCOMING.formatted(
+            "WHERE NOT EXISTS (SELECT 1 FROM activity_feed_entry a WHERE a.event_id = i.event_id)", "");
+
+    /** {@link #APPLY_ALL} whatever other consumers commit meanwhile: the unique key arbitrates. */
+    private static final String APPLY_ALL_RACING = INCOMING.formatted("", "ON CONFLICT (event_id) DO NOTHING");
 
     private final JdbcTemplate jdbc;
 
@@ -64,8 +79,17 @@ public class FeedEntries {
      * of them when it fails. Returns how many entries were written.
      */
     int applyAll(List<FeedEvent> events) {
+        try {
+            return applyAll(APPLY_ALL, events);
+        } catch (DuplicateKeyException e) {
+            // another consumer wrote one of these entries after the look-up: nothing of this statement was
+            return applyAll(APPLY_ALL_RACING, events);
+        }
+    }
+
+    private int applyAll(String sql, List<FeedEvent> events) {
         return jdbc.update(connection -> {
-            PreparedStatement statement = connection.prepareStatement(APPLY_ALL);
+            PreparedStatement statement = connection.prepareStatement(sql);
             statement.setArray(1, connection.createArrayOf("uuid", column(events, FeedEvent::eventId)));
             statement.setArray(2, connection.createArrayOf("text", column(events, FeedEvent::subjectId)));
             statement.setArray(3, connection.createArrayOf("uuid", column(events, FeedEvent::operationId)));

@@ -1,8 +1,11 @@
 package dev.opledger.feed.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.opledger.testing.NodeIntegrationTest;
+import java.sql.Connection;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -11,6 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -37,6 +43,9 @@ class FeedEntriesApplyAllIT {
 
     @Autowired
     JdbcTemplate jdbc;
+
+    @Autowired
+    DataSource dataSource;
 
     @Test
     void aPollsEntriesAreTheOneEventStatementsFieldForFieldEachOnceInThePollsOrder() {
@@ -97,6 +106,44 @@ class FeedEntriesApplyAllIT {
         assertThat(entries.applyAll(List.of())).isZero();
         assertThat(jdbc.queryForObject("SELECT count(*) FROM activity_feed_entry WHERE event_id::text = ANY (?)", Long.class,
                 (Object) ids(poll))).isEqualTo(3);
+    }
+
+    /**
+     * Two consumers with the same event (a rebalance hands its partition over while the first still
+     * writes): the second's statement finds no entry, then meets the first's uncommitted one on the
+     * unique key and waits; once that commits, the poll is applied all the same, each event once.
+     */
+    @Test
+    void anEntryCommittedByAnotherConsumerDuringThePollLeavesItsOtherEntriesWritten() throws Exception {
+        var random = new Random(SEED + 2);
+        FeedEvent taken = event(random);
+        FeedEvent other = event(random);
+        try (Connection first = dataSource.getConnection()) {
+            first.setAutoCommit(false);
+            try (var insert = first.prepareStatement("INSERT INTO activity_feed_entry (subject_id, operation_id, event_id, "
+                    + "sequence, type, status, occurred_at) VALUES (?, ?, ?, ?, ?, ?, now())")) {
+                insert.setString(1, taken.subjectId());
+                insert.setObject(2, taken.operationId());
+                insert.setObject(3, taken.eventId());
+                insert.setInt(4, taken.sequence());
+                insert.setString(5, taken.type());
+                insert.setString(6, taken.status());
+                insert.executeUpdate();
+            }
+            CompletableFuture<Integer> second = CompletableFuture.supplyAsync(() -> entries.applyAll(List.of(taken, other)));
+            await().atMost(Duration.ofSeconds(10)).until(this::aFeedInsertWaitsOnALock);
+            first.commit();
+
+            assertThat(second.get(10, TimeUnit.SECONDS)).isEqualTo(1);
+        }
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM activity_feed_entry WHERE event_id::text = ANY (?)", Long.class,
+                (Object) ids(List.of(taken, other)))).isEqualTo(2);
+    }
+
+    private boolean aFeedInsertWaitsOnALock() {
+        Integer waiting = jdbc.queryForObject("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                + "AND wait_event_type = 'Lock' AND query LIKE 'WITH incoming AS%'", Integer.class);
+        return waiting != null && waiting > 0;
     }
 
     private static String[] ids(List<FeedEvent> events) {
