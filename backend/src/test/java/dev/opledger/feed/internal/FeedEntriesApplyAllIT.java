@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.opledger.testing.NodeIntegrationTest;
+import dev.opledger.testing.PreparedSql;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,8 +17,6 @@ import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -159,7 +158,7 @@ class FeedEntriesApplyAllIT {
     void aPollsLookUpProbesTheKeyEvenInAGenericPlan() {
         String plan = jdbc.execute((ConnectionCallback<String>) connection -> {
             try (var statement = connection.createStatement()) {
-                statement.execute("PREPARE feed_poll AS " + numbered(FeedEntries.APPLY_ALL));
+                statement.execute("PREPARE feed_poll AS " + PreparedSql.numbered(FeedEntries.APPLY_ALL));
                 try {
                     connection.setAutoCommit(false);
                     statement.execute("SET LOCAL plan_cache_mode = force_generic_plan");
@@ -181,18 +180,6 @@ class FeedEntriesApplyAllIT {
 
         assertThat(plan).doesNotContainPattern("Seq Scan on activity_feed_entry\\b")
                 .contains("Index Only Scan using activity_feed_entry_pk");
-    }
-
-    /** JDBC's ? placeholders as PREPARE's $1, $2, … */
-    private static String numbered(String sql) {
-        Matcher placeholder = Pattern.compile("\\?(?!\\?)").matcher(sql);
-        var numbered = new StringBuilder();
-        int n = 0;
-        while (placeholder.find()) {
-            placeholder.appendReplacement(numbered, "\\$" + ++n);
-        }
-        placeholder.appendTail(numbered);
-        return numbered.toString();
     }
 
     private static String[] ids(List<FeedEvent> events) {

@@ -3,10 +3,9 @@ package dev.opledger.outbox.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.opledger.testing.LedgerOfItsOwn;
+import dev.opledger.testing.PreparedSql;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -108,7 +107,7 @@ class OutboxRelayPlansIT {
     void walksThePrimaryKeyNotTheWholeOutbox(Outbox outbox, Statement statement) {
         JdbcTemplate jdbc = outbox.jdbc();
         String name = "plan_" + Math.abs(statement.name().hashCode());
-        jdbc.execute("PREPARE " + name + " AS " + numbered(statement.sql()));
+        jdbc.execute("PREPARE " + name + " AS " + PreparedSql.numbered(statement.sql()));
         String execute = "EXECUTE " + name + "(" + statement.arguments().formatted(outbox.watermark()) + ")";
         try {
             // PostgreSQL weighs a generic plan against the custom ones after five executions
@@ -123,17 +122,5 @@ class OutboxRelayPlansIT {
         } finally {
             jdbc.execute("DEALLOCATE " + name);
         }
-    }
-
-    /** JDBC's ? placeholders as PREPARE's $1, $2, … */
-    private static String numbered(String sql) {
-        Matcher placeholder = Pattern.compile("\\?(?!\\?)").matcher(sql);
-        var numbered = new StringBuilder();
-        int n = 0;
-        while (placeholder.find()) {
-            placeholder.appendReplacement(numbered, "\\$" + ++n);
-        }
-        placeholder.appendTail(numbered);
-        return numbered.toString();
     }
 }
