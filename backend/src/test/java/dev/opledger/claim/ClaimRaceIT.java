@@ -8,6 +8,7 @@ import dev.opledger.operation.OperationId;
 import dev.opledger.operation.SubjectId;
 import dev.opledger.testing.Checkout;
 import dev.opledger.testing.LedgerRows;
+import dev.opledger.testing.LockWaits;
 import dev.opledger.testing.NodeIntegrationTest;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -132,7 +133,7 @@ class ClaimRaceIT {
             insertUncommitted(first, holder, operationId, command);
 
             var blocked = CompletableFuture.supplyAsync(() -> claims.claim(request(claimant, operationId, command)));
-            await().atMost(Duration.ofSeconds(10)).until(this::aClaimWaitsOnALock);
+            await().atMost(Duration.ofSeconds(10)).until(() -> LockWaits.aStatementWaits(jdbc, "WITH offered AS"));
             end.apply(first);
             return blocked;
         }
@@ -141,12 +142,6 @@ class ClaimRaceIT {
     @FunctionalInterface
     private interface TransactionEnd {
         void apply(Connection connection) throws Exception;
-    }
-
-    private boolean aClaimWaitsOnALock() {
-        Integer waiting = jdbc.queryForObject("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                + "AND wait_event_type = 'Lock' AND query LIKE 'WITH offered AS%'", Integer.class);
-        return waiting != null && waiting > 0;
     }
 
     private static void insertUncommitted(Connection connection, SubjectId subject, OperationId operationId,

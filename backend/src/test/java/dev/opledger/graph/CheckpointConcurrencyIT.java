@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.opledger.operation.OperationId;
+import dev.opledger.testing.LockWaits;
 import dev.opledger.testing.NodeIntegrationTest;
 import java.sql.Connection;
 import java.time.Duration;
@@ -110,20 +111,14 @@ class CheckpointConcurrencyIT {
                 insert.executeUpdate();
             }
             blocked = CompletableFuture.supplyAsync(() -> saver.put(config, checkpoint("reserve", "capture", Map.of())));
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(this::aPutWaitsOnALock);
+            var jdbc = new JdbcTemplate(dataSource);
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> LockWaits.aStatementWaits(jdbc, "WITH released AS"));
             other.commit();
         }
 
         assertThat(failureOf(blocked)).isInstanceOf(CheckpointConflictException.class)
                 .hasMessageContaining("another writer appended at the same position");
         assertThat(graphs.history(operation)).hasSize(2);
-    }
-
-    private boolean aPutWaitsOnALock() {
-        Integer waiting = new JdbcTemplate(dataSource).queryForObject("SELECT count(*) FROM pg_stat_activity "
-                + "WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'WITH released AS%'",
-                Integer.class);
-        return waiting != null && waiting > 0;
     }
 
     @Test

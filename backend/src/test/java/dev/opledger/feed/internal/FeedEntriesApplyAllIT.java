@@ -3,6 +3,7 @@ package dev.opledger.feed.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.opledger.testing.LockWaits;
 import dev.opledger.testing.NodeIntegrationTest;
 import dev.opledger.testing.PreparedSql;
 import java.sql.Connection;
@@ -133,19 +134,13 @@ class FeedEntriesApplyAllIT {
                 insert.executeUpdate();
             }
             CompletableFuture<Integer> second = CompletableFuture.supplyAsync(() -> entries.applyAll(List.of(taken, other)));
-            await().atMost(Duration.ofSeconds(10)).until(this::aFeedInsertWaitsOnALock);
+            await().atMost(Duration.ofSeconds(10)).until(() -> LockWaits.aStatementWaits(jdbc, "WITH incoming AS"));
             first.commit();
 
             assertThat(second.get(10, TimeUnit.SECONDS)).isEqualTo(1);
         }
         assertThat(jdbc.queryForObject("SELECT count(*) FROM activity_feed_entry WHERE event_id::text = ANY (?)", Long.class,
                 (Object) ids(List.of(taken, other)))).isEqualTo(2);
-    }
-
-    private boolean aFeedInsertWaitsOnALock() {
-        Integer waiting = jdbc.queryForObject("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                + "AND wait_event_type = 'Lock' AND query LIKE 'WITH incoming AS%'", Integer.class);
-        return waiting != null && waiting > 0;
     }
 
     /**
