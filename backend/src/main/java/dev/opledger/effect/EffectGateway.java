@@ -617,6 +617,11 @@ public class EffectGateway {
             }
 
             @Override
+            public RunWrites.Statement<Boolean> statement(boolean rowLocked) {
+                return records.succeeding(effect, result);
+            }
+
+            @Override
             public void committed() {
                 crash.at(Point.AFTER_EFFECT_RECORD, effect.stepKey());
             }

@@ -1,18 +1,32 @@
 package dev.opledger.effect;
 
 import dev.opledger.operation.OperationId;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.ConnectionCallback;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.ResultSetExtractor;
+import org.springframework.jdbc.core.SqlParameterValue;
+import org.springframework.jdbc.core.SqlTypeValue;
+import org.springframework.jdbc.core.StatementCreatorUtils;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionCallback;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -37,6 +51,45 @@ public class RunWrites {
 
     private static final Logger log = LoggerFactory.getLogger(RunWrites.class);
 
+    /**
+     * A write as one SQL statement, so that it can be sent with the others of its transaction in
+     * one round trip ({@link RunWrites#together(OperationId, Function)}). Its parameters are bound from
+     * {@code first}, the index of its first placeholder in the statements sent together.
+     */
+    public record Statement<T>(String sql, int parameters, Binder binder, Reader<T> reader) {
+
+        /** Binds the statement's parameters, its first at index {@code first}. */
+        @FunctionalInterface
+        public interface Binder {
+            void bind(PreparedStatement statement, int first) throws SQLException;
+        }
+
+        /** What the statement answers, from its rows. */
+        @FunctionalInterface
+        public interface Reader<T> {
+            T read(ResultSet rows) throws SQLException;
+        }
+
+        /** A statement whose parameters are {@code arguments}, bound as {@link JdbcTemplate} binds them. */
+        public static <T> Statement<T> of(String sql, Reader<T> reader, @Nullable Object... arguments) {
+            Object[] values = arguments.clone();
+            return new Statement<>(sql, values.length, (statement, first) -> {
+                for (int i = 0; i < values.length; i++) {
+                    if (values[i] instanceof SqlParameterValue typed) {
+                        StatementCreatorUtils.setParameterValue(statement, first + i, typed, typed.getValue());
+                    } else {
+                        StatementCreatorUtils.setParameterValue(statement, first + i, SqlTypeValue.TYPE_UNKNOWN, values[i]);
+                    }
+                }
+            }, reader);
+        }
+
+        /** Runs the statement on its own. */
+        public T run(JdbcTemplate jdbc) {
+            return jdbc.query(sql, statement -> binder.bind(statement, 1), (ResultSetExtractor<T>) reader::read);
+        }
+    }
+
     /** A write held for the run's next transaction. */
     public interface Write {
         /**
@@ -48,6 +101,16 @@ public class RunWrites {
 
         /** Once the transaction that wrote it has committed. */
         default void committed() {
+        }
+
+        /**
+         * The same write as one statement that answers whether its fence held, for a transaction
+         * sent in one round trip ({@link RunWrites#together(OperationId, Function)}); null when it
+         * has none. It must change nothing when its fence refuses; {@code rowLocked}: a held write
+         * before it in the same transaction locks the operation's row already.
+         */
+        default @Nullable Statement<Boolean> statement(boolean rowLocked) {
+            return null;
         }
     }
 
@@ -74,6 +137,7 @@ public class RunWrites {
     }
 
     private final TransactionTemplate transactions;
+    private final JdbcTemplate jdbc;
     // by operation: present while a run holds writes or its end is to carry them
     private final Map<UUID, Pending> held = new ConcurrentHashMap<>();
     // the operation whose row the transaction of together or flush on this thread has locked: set once a held write wrote
@@ -81,6 +145,7 @@ public class RunWrites {
 
     RunWrites(DataSource dataSource) {
         this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+        this.jdbc = new JdbcTemplate(dataSource);
     }
 
     /** The operation's run holds its outcomes from now on, until {@link #end}. */
@@ -147,6 +212,10 @@ public class RunWrites {
         if (writes.isEmpty()) {
             return new Together<>(Held.NONE, write.get());
         }
+        return together(operation, writes, write);
+    }
+
+    private <T> Together<T> together(OperationId operation, List<Write> writes, Supplier<T> write) {
         Together<T> done;
         try {
             done = inTransaction(status -> {
@@ -164,6 +233,95 @@ public class RunWrites {
             writes.forEach(Write::committed);
         }
         return done;
+    }
+
+    /**
+     * As {@link #together(OperationId, Supplier)}, for a write that is one statement: when every
+     * held write is one as well ({@link Write#statement}), they and {@code write} are sent in one
+     * round trip, one multi-statement in autocommit, instead of a round trip for each statement
+     * and one for the COMMIT (issue 13). PostgreSQL runs the statements sent before the
+     * protocol's Sync as one implicit transaction: all of them commit, or none. A held write
+     * that its fence refused wrote nothing, and neither did the statements after it, fenced by
+     * the same lease (a lease lost does not come back: only a new lease makes the operation
+     * RUNNING, in a new epoch), so {@link Held#REFUSED} means nothing written, as before.
+     *
+     * @param write the caller's write, given whether a held write before it in the same
+     *     transaction locks the operation's row already
+     */
+    public <T> Together<T> together(OperationId operation, Function<Boolean, Statement<T>> write) {
+        List<Write> writes = take(operation);
+        if (writes.isEmpty()) {
+            return new Together<>(Held.NONE, write.apply(false).run(jdbc));
+        }
+        if (TransactionSynchronizationManager.isActualTransactionActive()) {
+            // the caller's transaction is to hold them: its statements, one after another
+            return together(operation, writes, () -> write.apply(true).run(jdbc));
+        }
+        List<Statement<?>> statements = new ArrayList<>();
+        for (Write each : writes) {
+            Statement<Boolean> statement = each.statement(!statements.isEmpty());
+            if (statement == null) {
+                return together(operation, writes, () -> write.apply(true).run(jdbc));
+            }
+            statements.add(statement);
+        }
+        statements.add(write.apply(true));
+        List<Object> answers;
+        try {
+            answers = jdbc.execute((ConnectionCallback<List<Object>>) connection -> sendTogether(connection, statements));
+        } catch (RuntimeException e) {
+            alone(operation, writes);
+            throw e;
+        }
+        if (answers.subList(0, writes.size()).stream().anyMatch(fenceHeld -> !Boolean.TRUE.equals(fenceHeld))) {
+            return new Together<>(Held.REFUSED, null);
+        }
+        writes.forEach(Write::committed);
+        @SuppressWarnings("unchecked")
+        T result = (T) answers.getLast();
+        return new Together<>(Held.WRITTEN, result);
+    }
+
+    /**
+     * The statements in one round trip, bound in order, committed together; each one's answer, in
+     * order. A connection handed out outside autocommit (a pool so configured) gets BEGIN with
+     * them and a COMMIT of its own.
+     */
+    private static List<Object> sendTogether(Connection connection, List<Statement<?>> statements) throws SQLException {
+        if (!connection.getAutoCommit()) {
+            try {
+                List<Object> answers = send(connection, statements);
+                connection.commit();
+                return answers;
+            } catch (SQLException | RuntimeException e) {
+                connection.rollback();
+                throw e;
+            }
+        }
+        return send(connection, statements);
+    }
+
+    private static List<Object> send(Connection connection, List<Statement<?>> statements) throws SQLException {
+        String sql = statements.stream().map(Statement::sql).collect(Collectors.joining(";\n"));
+        try (PreparedStatement sent = connection.prepareStatement(sql)) {
+            int first = 1;
+            for (Statement<?> each : statements) {
+                each.binder().bind(sent, first);
+                first += each.parameters();
+            }
+            boolean rows = sent.execute();
+            List<Object> answers = new ArrayList<>(statements.size());
+            for (Statement<?> each : statements) {
+                if (!rows) {
+                    throw new IllegalStateException("a statement sent together answered no rows: " + each.sql());
+                }
+                try (ResultSet answer = sent.getResultSet()) {
+                    answers.add(each.reader().read(answer));
+                }
+                rows = sent.getMoreResults();
+            }
+            return answers;
+        }
     }
 
     /** Writes what is held, in one transaction of its own; false when a fence refused it. */

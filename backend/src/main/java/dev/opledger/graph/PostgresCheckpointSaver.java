@@ -129,7 +129,11 @@ public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
                 seq = table.append(thread, append);
             } else {
                 var operation = new OperationId(thread);
-                var together = held.together(operation, () -> table.append(thread, append, held.rowLocked(operation)));
+                // fenced, the append is sent with the held writes in one round trip; unfenced, it is not
+                // (a refused held write must leave it unwritten: RunWrites#together(OperationId, Function))
+                var together = fence != null
+                        ? held.together(operation, rowLocked -> table.appending(thread, append, rowLocked))
+                        : held.together(operation, () -> table.append(thread, append, held.rowLocked(operation)));
                 if (together.held() == RunWrites.Held.REFUSED) {
                     // the step's effect outcome was refused by the lease's fence: neither it nor the checkpoint is written
                     if (fence != null) {

@@ -4,6 +4,7 @@ import dev.opledger.classification.RepeatClass;
 import dev.opledger.effect.Effect;
 import dev.opledger.effect.EffectStatus;
 import dev.opledger.effect.RecordedEffect;
+import dev.opledger.effect.RunWrites;
 import dev.opledger.mcp.ToolRef;
 import dev.opledger.operation.Fence;
 import dev.opledger.operation.OperationId;
@@ -434,7 +435,12 @@ public class EffectRecords {
 
     /** SUCCEEDED with the result, and its event ({@code AgentToolCompleted}); false when the lease is lost. */
     public boolean succeed(Effect effect, Map<String, Object> result) {
-        return fenced(FENCE + """
+        return succeeding(effect, result).run(jdbc);
+    }
+
+    /** {@link #succeed} as one statement, to be sent with others ({@link RunWrites.Statement}). */
+    public RunWrites.Statement<Boolean> succeeding(Effect effect, Map<String, Object> result) {
+        return fencedStatement(FENCE + """
                 , changed AS (
                   UPDATE effect_record e SET status = 'SUCCEEDED', result = ?::jsonb, error = NULL, finished_at = now()
                   WHERE e.operation_ref = (SELECT id FROM fence) AND e.step_key = ?
@@ -469,11 +475,16 @@ public class EffectRecords {
     }
 
     private boolean fenced(String sql, Effect effect, @Nullable Object... parameters) {
+        return fencedStatement(sql, effect, parameters).run(jdbc);
+    }
+
+    /** A fenced write's statement: the fence's two parameters first; answers whether the fence held. */
+    private static RunWrites.Statement<Boolean> fencedStatement(String sql, Effect effect, @Nullable Object... parameters) {
         Object[] all = new Object[parameters.length + 2];
         all[0] = effect.fence().operationId().value();
         all[1] = effect.fence().epoch();
         System.arraycopy(parameters, 0, all, 2, parameters.length);
-        return Boolean.TRUE.equals(jdbc.queryForObject(sql, Boolean.class, all));
+        return RunWrites.Statement.of(sql, rows -> rows.next() && rows.getBoolean(1), all);
     }
 
     private static @Nullable String cut(@Nullable String text, int max) {

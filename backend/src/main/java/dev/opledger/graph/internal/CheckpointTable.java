@@ -1,5 +1,6 @@
 package dev.opledger.graph.internal;
 
+import dev.opledger.effect.RunWrites;
 import dev.opledger.graph.CheckpointEntry;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -67,6 +68,8 @@ public final class CheckpointTable {
               AND (?::bigint IS NULL OR EXISTS (SELECT 1 FROM fence))
             RETURNING seq
             """;
+
+    private static final int APPEND_PARAMETERS = 13;
 
     private static final String APPEND_LOCKING = APPEND.formatted(RELEASED_UP_TO, "FOR NO KEY UPDATE");
 
@@ -136,8 +139,14 @@ public final class CheckpointTable {
      * only reads it.
      */
     public Optional<Integer> append(UUID thread, Append append, boolean rowLocked) {
-        return jdbc.query(rowLocked ? APPEND_UNDER_HELD_LOCK : APPEND_LOCKING, s -> bindAppend(s, thread, append),
-                (row, n) -> row.getInt("seq")).stream().findFirst();
+        return appending(thread, append, rowLocked).run(jdbc);
+    }
+
+    /** {@link #append(UUID, Append, boolean)} as one statement, to be sent with others ({@link RunWrites.Statement}). */
+    public RunWrites.Statement<Optional<Integer>> appending(UUID thread, Append append, boolean rowLocked) {
+        return new RunWrites.Statement<>(rowLocked ? APPEND_UNDER_HELD_LOCK : APPEND_LOCKING, APPEND_PARAMETERS,
+                (statement, first) -> bindAppend(statement, first, thread, append),
+                rows -> rows.next() ? Optional.of(rows.getInt("seq")) : Optional.empty());
     }
 
     /** Whether the operation named by the thread is RUNNING in {@code epoch}: why an append inserted nothing. */
@@ -196,20 +205,22 @@ public final class CheckpointTable {
         statement.setObject(2, thread);
     }
 
-    private static void bindAppend(PreparedStatement statement, UUID thread, Append append) throws SQLException {
-        statement.setObject(1, thread);
-        statement.setObject(2, thread);
-        setNullableLong(statement, 3, append.epoch());
-        statement.setObject(4, thread);
-        statement.setObject(5, thread);
-        statement.setObject(6, append.checkpointId());
-        setNullableUuid(statement, 7, append.parent());
-        statement.setString(8, append.nodeId());
-        statement.setString(9, append.nextNodeId());
-        statement.setString(10, append.stateJson());
-        statement.setBoolean(11, append.checked());
-        setNullableUuid(statement, 12, append.expectedHead());
-        setNullableLong(statement, 13, append.epoch());
+    /** Binds {@link #APPEND}'s {@value #APPEND_PARAMETERS} parameters, its first at index {@code first}. */
+    private static void bindAppend(PreparedStatement statement, int first, UUID thread, Append append)
+            throws SQLException {
+        statement.setObject(first, thread);
+        statement.setObject(first + 1, thread);
+        setNullableLong(statement, first + 2, append.epoch());
+        statement.setObject(first + 3, thread);
+        statement.setObject(first + 4, thread);
+        statement.setObject(first + 5, append.checkpointId());
+        setNullableUuid(statement, first + 6, append.parent());
+        statement.setString(first + 7, append.nodeId());
+        statement.setString(first + 8, append.nextNodeId());
+        statement.setString(first + 9, append.stateJson());
+        statement.setBoolean(first + 10, append.checked());
+        setNullableUuid(statement, first + 11, append.expectedHead());
+        setNullableLong(statement, first + 12, append.epoch());
     }
 
     private static void setNullableLong(PreparedStatement statement, int index, @Nullable Long value) throws SQLException {
