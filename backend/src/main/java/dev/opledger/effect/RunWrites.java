@@ -35,9 +35,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  * ({@link #begin} … {@link #end}), the effect gateway holds a call's outcome (SUCCEEDED, its event)
  * here instead of committing it; the checkpoint the graph writes right after the step commits it
  * in its own transaction ({@link #together}), so the outcome, the checkpoint and their outbox rows
- * are one commit. The outcome is durable before the next step runs (the checkpoint comes first),
- * and a run that stops without a checkpoint writes what is held at its end, before the end of the
- * run is recorded. Every held write is fenced by the run's lease, as when it commits on its own.
+ * are one commit, sent in one round trip when each is one statement
+ * ({@link #together(OperationId, Function)}). The outcome is durable before the next step runs
+ * (the checkpoint comes first), and a run that stops without a checkpoint writes what is held at
+ * its end, before the end of the run is recorded. Every held write is fenced by the run's lease, as when it commits on its own.
  *
  * <p>The worker that records the run's end can take what is left at the run's end instead
  * ({@link #carryToRunEnd} … {@link #release}): the graph's last checkpoint (the one whose next node
