@@ -17,12 +17,10 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.ArgumentPreparedStatementSetter;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.ResultSetExtractor;
-import org.springframework.jdbc.core.SqlParameterValue;
-import org.springframework.jdbc.core.SqlTypeValue;
-import org.springframework.jdbc.core.StatementCreatorUtils;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionCallback;
@@ -73,16 +71,25 @@ public class RunWrites {
 
         /** A statement whose parameters are {@code arguments}, bound as {@link JdbcTemplate} binds them. */
         public static <T> Statement<T> of(String sql, Reader<T> reader, @Nullable Object... arguments) {
-            Object[] values = arguments.clone();
-            return new Statement<>(sql, values.length, (statement, first) -> {
+            var values = new Arguments(arguments.clone());
+            return new Statement<>(sql, arguments.length, values::bindFrom, reader);
+        }
+
+        /** JdbcTemplate's own binding of arguments, from a given index rather than the first. */
+        private static final class Arguments extends ArgumentPreparedStatementSetter {
+
+            private final @Nullable Object[] values;
+
+            Arguments(@Nullable Object[] values) {
+                super(values);
+                this.values = values;
+            }
+
+            void bindFrom(PreparedStatement statement, int first) throws SQLException {
                 for (int i = 0; i < values.length; i++) {
-                    if (values[i] instanceof SqlParameterValue typed) {
-                        StatementCreatorUtils.setParameterValue(statement, first + i, typed, typed.getValue());
-                    } else {
-                        StatementCreatorUtils.setParameterValue(statement, first + i, SqlTypeValue.TYPE_UNKNOWN, values[i]);
-                    }
+                    doSetValue(statement, first + i, values[i]);
                 }
-            }, reader);
+            }
         }
 
         /** Runs the statement on its own. */
@@ -254,17 +261,12 @@ public class RunWrites {
         if (writes.isEmpty()) {
             return new Together<>(Held.NONE, write.apply(false).run(jdbc));
         }
-        if (TransactionSynchronizationManager.isActualTransactionActive()) {
-            // the caller's transaction is to hold them: its statements, one after another
+        // in a caller's transaction, which is to hold them, or with a held write that is no one
+        // statement: the statements one after another, in a transaction
+        List<Statement<?>> statements = TransactionSynchronizationManager.isActualTransactionActive() ? null
+                : statements(writes);
+        if (statements == null) {
             return together(operation, writes, () -> write.apply(true).run(jdbc));
-        }
-        List<Statement<?>> statements = new ArrayList<>();
-        for (Write each : writes) {
-            Statement<Boolean> statement = each.statement(!statements.isEmpty());
-            if (statement == null) {
-                return together(operation, writes, () -> write.apply(true).run(jdbc));
-            }
-            statements.add(statement);
         }
         statements.add(write.apply(true));
         List<Object> answers;
@@ -281,6 +283,19 @@ public class RunWrites {
         @SuppressWarnings("unchecked")
         T result = (T) answers.getLast();
         return new Together<>(Held.WRITTEN, result);
+    }
+
+    /** The held writes' statements, in order; null when one of them has none. */
+    private static @Nullable List<Statement<?>> statements(List<Write> writes) {
+        List<Statement<?>> statements = new ArrayList<>();
+        for (Write each : writes) {
+            Statement<Boolean> statement = each.statement(!statements.isEmpty());
+            if (statement == null) {
+                return null;
+            }
+            statements.add(statement);
+        }
+        return statements;
     }
 
     /**

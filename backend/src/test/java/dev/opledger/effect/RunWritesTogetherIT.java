@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -48,6 +49,11 @@ class RunWritesTogetherIT {
         jdbc.execute("CREATE TABLE IF NOT EXISTS run_writes_probe (k text PRIMARY KEY)");
         jdbc.execute("TRUNCATE run_writes_probe");
         runWrites.begin(operation);
+    }
+
+    @AfterEach
+    void forget() {
+        runWrites.release(operation); // nothing is left held: the node's bean forgets the operation
     }
 
     @Test
