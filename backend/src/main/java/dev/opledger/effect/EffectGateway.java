@@ -31,6 +31,7 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -138,9 +139,11 @@ public class EffectGateway {
         Optional<EffectRecord> recorded;
         if (cached != null) {
             RepeatClass cachedClass = cached.repeatClass();
-            var written = withHeld(effect, () -> records.startFirst(effect, cachedClass,
-                    cachedClass == RepeatClass.KEYED ? effect.idempotencyKey() : null, arguments(effect, cachedClass),
-                    digest));
+            String key = cachedClass == RepeatClass.KEYED ? effect.idempotencyKey() : null;
+            Map<String, Object> arguments = arguments(effect, cachedClass);
+            // one round trip with what the run held (its first checkpoint), as one statement each
+            var written = withHeldStatement(effect, rowLocked -> records.startingFirst(effect, cachedClass, key,
+                    arguments, digest, rowLocked));
             if (written.isEmpty()) {
                 return leaseLost(effect, "the writes its run held, with its STARTED record");
             }
@@ -598,6 +601,15 @@ public class EffectGateway {
     private <T> Optional<T> withHeld(Effect effect, Supplier<T> write) {
         if (held == null) {
             return Optional.of(write.get());
+        }
+        var together = held.together(effect.operationId(), write);
+        return together.held() == RunWrites.Held.REFUSED ? Optional.empty() : Optional.of(together.result());
+    }
+
+    /** As {@link #withHeld}, for a write that is one statement: sent with the held ones in one round trip when they are too. */
+    private <T> Optional<T> withHeldStatement(Effect effect, Function<Boolean, RunWrites.Statement<T>> write) {
+        if (held == null) {
+            return Optional.of(records.alone(write.apply(false)));
         }
         var together = held.together(effect.operationId(), write);
         return together.held() == RunWrites.Held.REFUSED ? Optional.empty() : Optional.of(together.result());

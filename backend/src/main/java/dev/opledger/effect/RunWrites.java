@@ -51,6 +51,12 @@ public class RunWrites {
     private static final Logger log = LoggerFactory.getLogger(RunWrites.class);
 
     /**
+     * The SQLSTATE of a held write's statement that refuses everything sent with it (the schema's
+     * {@code held_write_refused(reason)} raises it): {@link Held#REFUSED}, nothing written.
+     */
+    public static final String REFUSAL_STATE = "OLR01";
+
+    /**
      * A write as one SQL statement, so that it can be sent with the others of its transaction in
      * one round trip ({@link RunWrites#together(OperationId, Function)}). Its parameters are bound from
      * {@code first}, the index of its first placeholder in the statements sent together.
@@ -114,8 +120,11 @@ public class RunWrites {
         /**
          * The same write as one statement that answers whether its fence held, for a transaction
          * sent in one round trip ({@link RunWrites#together(OperationId, Function)}); null when it
-         * has none. It must change nothing when its fence refuses; {@code rowLocked}: a held write
-         * before it in the same transaction locks the operation's row already.
+         * has none. It must change nothing when its fence refuses; a write that its fence allows but
+         * that cannot be written (a checkpoint whose thread moved on) must fail with SQLSTATE
+         * {@value RunWrites#REFUSAL_STATE}, so that nothing sent with it is written either (an
+         * answer cannot roll back the statements after it). {@code rowLocked}: a held write before
+         * it in the same transaction locks the operation's row already.
          */
         default @Nullable Statement<Boolean> statement(boolean rowLocked) {
             return null;
@@ -273,6 +282,13 @@ public class RunWrites {
         try {
             answers = jdbc.execute((ConnectionCallback<List<Object>>) connection -> sendTogether(connection, statements));
         } catch (RuntimeException e) {
+            SQLException refused = refusal(e);
+            if (refused != null) {
+                // the round trip's implicit transaction was rolled back: nothing was written, as when a fence refuses
+                log.warn("operation {}: a held write refused the {} statement(s) sent with it: {}", operation,
+                        statements.size(), refused.getMessage());
+                return new Together<>(Held.REFUSED, null);
+            }
             alone(operation, writes);
             throw e;
         }
@@ -283,6 +299,16 @@ public class RunWrites {
         @SuppressWarnings("unchecked")
         T result = (T) answers.getLast();
         return new Together<>(Held.WRITTEN, result);
+    }
+
+    /** The held write's refusal ({@link #REFUSAL_STATE}) that {@code e} reports; null when it is another failure. */
+    private static @Nullable SQLException refusal(RuntimeException e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException sql && REFUSAL_STATE.equals(sql.getSQLState())) {
+                return sql;
+            }
+        }
+        return null;
     }
 
     /** The held writes' statements, in order; null when one of them has none. */

@@ -190,7 +190,17 @@ public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
     private boolean hold(UUID thread, UUID id, @Nullable UUID parent, Checkpoint checkpoint, String stateJson,
             CheckpointTable.Append append) {
         var operation = new OperationId(thread);
-        boolean holding = held.hold(operation, () -> table.append(thread, append, held.rowLocked(operation)).isPresent());
+        boolean holding = held.hold(operation, new RunWrites.Write() {
+            @Override
+            public boolean write() {
+                return table.append(thread, append, held.rowLocked(operation)).isPresent();
+            }
+
+            @Override
+            public RunWrites.Statement<Boolean> statement(boolean rowLocked) {
+                return table.appendingHeld(thread, append, rowLocked);
+            }
+        });
         if (holding) {
             positions.saw(thread, id, id);
             // seq 0: not known before it is written, and not used from this memory

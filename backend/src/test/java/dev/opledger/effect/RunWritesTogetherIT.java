@@ -88,6 +88,23 @@ class RunWritesTogetherIT {
     }
 
     @Test
+    void aHeldWriteThatFailsWithTheRefusalStateRefusesEverythingSentWithIt() {
+        runWrites.hold(operation, held("held alone", INSERT, "held"));
+        // its fence held, yet it cannot be written (a checkpoint whose thread moved on)
+        runWrites.hold(operation, held("refusing alone",
+                "SELECT held_write_refused('the checkpoint was not appended: its thread moved on')", null));
+
+        var together = runWrites.together(operation, rowLocked -> RunWrites.Statement.of(INSERT,
+                rows -> rows.next(), "caller"));
+
+        assertThat(together.held()).isEqualTo(RunWrites.Held.REFUSED);
+        assertThat(together.result()).isNull();
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM run_writes_probe", Long.class))
+                .as("neither the held write before it, nor the caller's after it, nor either held write on its own")
+                .isZero();
+    }
+
+    @Test
     void aFailingCallersWriteRollsTheHeldStatementBackAndTheHeldWriteIsWrittenOnItsOwn() {
         jdbc.update("INSERT INTO run_writes_probe (k) VALUES ('taken')");
         runWrites.hold(operation, held("held alone", INSERT, "held together"));

@@ -2,6 +2,7 @@ package dev.opledger.graph;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 import static org.bsc.langgraph4j.StateGraph.END;
 import static org.bsc.langgraph4j.StateGraph.START;
 
@@ -163,6 +164,46 @@ class HeldWritesIT {
 
         duringCall.set(() -> { });
         newHolderFindsTheOutcomeUnknown(current.get());
+    }
+
+    /**
+     * The run's first checkpoint is held and sent with the first STARTED in one round trip; when
+     * the thread moved on meanwhile (another writer appended, under the same lease), the checkpoint
+     * is not appended and the STARTED sent with it is not written either: the tool is not called.
+     */
+    @Test
+    void aFirstCheckpointWhoseThreadMovedOnTakesTheFirstStartedWithIt() throws Exception {
+        EffectGateway gateway = TestGateways.holding(node, tools);
+        servedFromTheCache();
+        LeasedOperation leased = lease("node-a");
+        List<EffectOutcome> outcomes = new ArrayList<>();
+        UUID foreign = UUID.randomUUID();
+        var graph = new StateGraph<>(new JsonStateSerializer<>(AgentState::new))
+                .addNode("receipt", GraphStep.node((state, config) -> {
+                    jdbc.update("INSERT INTO graph_checkpoint (thread_id, seq, checkpoint_id, node_id, next_node_id, state) "
+                            + "VALUES (?, 1, ?, '__START__', 'receipt', '{}'::jsonb)", operationId.value(), foreign);
+                    var outcome = gateway.perform(new Effect(GraphRunner.leaseOf(config).fence(), "receipt", send,
+                            Map.of("to", "ann@example.com"), null));
+                    outcomes.add(outcome);
+                    return StepResult.stop(new ExecutionOutcome.NeedsReview(outcome.toString()));
+                }))
+                .addEdge(START, "receipt").addEdge("receipt", END);
+
+        try {
+            graphs.runner(graph, GraphOptions.none()).run(LeaseGuard.of(leased.fence()), Map.of());
+        } catch (RuntimeException whatTheRunMakesOfIt) {
+            // the run's own end is not what this test is about: what was written and called is
+        }
+
+        assertThat(outcomes).singleElement().isInstanceOfSatisfying(EffectOutcome.LeaseLost.class,
+                lost -> assertThat(lost.refused()).as("refused with the first STARTED, sent with the checkpoint")
+                        .contains("the writes its run held, with its STARTED record was refused"));
+        assertThat(calls).as("the tool is not called").hasValue(0);
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM effect_record e JOIN operation o ON o.id = e.operation_ref "
+                + "WHERE o.operation_id = ?", Long.class, operationId.value())).as("no STARTED").isZero();
+        assertThat(events("AgentToolStarted")).isZero();
+        assertThat(jdbc.queryForList("SELECT checkpoint_id FROM graph_checkpoint WHERE thread_id = ?", UUID.class,
+                operationId.value())).as("the other writer's checkpoint, not the run's first").containsExactly(foreign);
     }
 
     /**
@@ -356,6 +397,21 @@ class HeldWritesIT {
     }
 
     /** The tool's class read (and recorded from its annotations) once, so this node's cache holds it. */
+    /**
+     * The tool's class in the node's cache, so that a first call's STARTED is the one statement
+     * sent with what the run held ({@code startFirst}): the cache serves once the node listens for
+     * registry changes, and the write of the class's first record drops it again when its
+     * notification arrives.
+     */
+    private void servedFromTheCache() {
+        var classification = node.getBean(ClassificationService.class);
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(300)).until(() -> {
+            cacheTheClass();
+            Thread.sleep(300);
+            return classification.cached(send).isPresent();
+        });
+    }
+
     private void cacheTheClass() {
         node.getBean(ClassificationService.class).classOf(send, () -> tools.hints(send));
     }

@@ -68,6 +68,14 @@ public class EffectRecords {
             """;
 
     /**
+     * As {@link #FENCE_TO_START}, in a transaction whose earlier fenced write of the same lease
+     * locked the operation's row (FOR NO KEY UPDATE, until the commit): a plain read of the row,
+     * which a cancel request cannot change meanwhile. Locking again a row the transaction locked
+     * writes one more WAL record (issue 13).
+     */
+    private static final String FENCE_TO_START_UNDER_HELD_LOCK = FENCE_TO_START.replace("FOR NO KEY UPDATE", "");
+
+    /**
      * Follows a {@code changed} CTE (the effect record as written, none when the write changed
      * nothing): numbers the event on the operation's row and writes it; the type and the trace
      * context ({@link OutboxTrace#current()}) are the last two parameters. The statement answers whether the
@@ -107,7 +115,7 @@ public class EffectRecords {
      * and its generic plan kept, and a join planned while the tables were new (no statistics yet)
      * read every record of the step, for every call, until the next ANALYZE (issue 13).
      */
-    private static final String START_FIRST = FENCE_TO_START + """
+    private static final String START_FIRST_AFTER_FENCE = """
             , prior AS (
               SELECT %s FROM effect_record e
               WHERE e.operation_ref = (SELECT o.id FROM operation o WHERE o.operation_id = ?) AND e.step_key = ?
@@ -121,6 +129,10 @@ public class EffectRecords {
             """.formatted(RECORD_COLUMNS) + EVENT_WRITES + """
             SELECT EXISTS (SELECT 1 FROM changed) AS started, p.* FROM (SELECT 1) AS one LEFT JOIN prior p ON true
             """;
+
+    private static final String START_FIRST = FENCE_TO_START + START_FIRST_AFTER_FENCE;
+
+    private static final String START_FIRST_UNDER_HELD_LOCK = FENCE_TO_START_UNDER_HELD_LOCK + START_FIRST_AFTER_FENCE;
 
     private final JdbcTemplate jdbc;
     private final JsonMapper json;
@@ -154,12 +166,32 @@ public class EffectRecords {
      */
     public FirstStart startFirst(Effect effect, RepeatClass repeatClass, @Nullable String idempotencyKey,
             Map<String, Object> arguments, String argumentDigest) {
-        return jdbc.queryForObject(START_FIRST, (row, n) -> new FirstStart(row.getBoolean(1),
-                        row.getString(2) == null ? Optional.empty() : Optional.of(record(row, 1))),
+        return startingFirst(effect, repeatClass, idempotencyKey, arguments, argumentDigest, false).run(jdbc);
+    }
+
+    /**
+     * {@link #startFirst} as one statement, to be sent with the writes a worker's run held
+     * ({@link RunWrites.Statement}); with {@code rowLocked}, a held write before it in the same
+     * transaction locks the operation's row already, and its fence only reads the row.
+     */
+    public RunWrites.Statement<FirstStart> startingFirst(Effect effect, RepeatClass repeatClass,
+            @Nullable String idempotencyKey, Map<String, Object> arguments, String argumentDigest, boolean rowLocked) {
+        return RunWrites.Statement.of(rowLocked ? START_FIRST_UNDER_HELD_LOCK : START_FIRST, rows -> {
+                    if (!rows.next()) {
+                        throw new IllegalStateException("a first STARTED answered no row");
+                    }
+                    return new FirstStart(rows.getBoolean(1),
+                            rows.getString(2) == null ? Optional.empty() : Optional.of(record(rows, 1)));
+                },
                 effect.fence().operationId().value(), effect.fence().epoch(), effect.operationId().value(),
                 effect.stepKey(), effect.stepKey(), effect.tool().server(), effect.tool().tool(), repeatClass.name(),
                 text(idempotencyKey), json.writeValueAsString(arguments), argumentDigest,
                 EventType.AgentToolStarted.name(), text(trace.current()));
+    }
+
+    /** A statement of this table's ({@link #startingFirst}) run on its own, in autocommit. */
+    public <T> T alone(RunWrites.Statement<T> statement) {
+        return statement.run(jdbc);
     }
 
     private EffectRecord record(java.sql.ResultSet row, int offset) throws java.sql.SQLException {

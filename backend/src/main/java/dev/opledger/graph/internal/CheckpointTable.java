@@ -52,7 +52,7 @@ public final class CheckpointTable {
      * {@link #APPEND_UNDER_HELD_LOCK} checks the same without locking, for a transaction that holds
      * the row's lock already. Answers the new seq, no row when nothing was inserted.
      */
-    private static final String APPEND = """
+    private static final String APPEND_HEAD = """
             WITH released AS (SELECT %s AS up_to),
                  fence AS (SELECT 1 FROM operation WHERE operation_id = ? AND status = 'RUNNING' AND lease_epoch = ?
                            %s),
@@ -61,6 +61,9 @@ public final class CheckpointTable {
                  head AS (SELECT coalesce(last.seq, 0) AS seq,
                                  CASE WHEN last.seq > released.up_to THEN last.checkpoint_id END AS checkpoint_id
                           FROM released LEFT JOIN last ON true)
+            """;
+
+    private static final String INSERT = """
             INSERT INTO graph_checkpoint (thread_id, seq, checkpoint_id, parent_id, node_id, next_node_id, state)
             SELECT ?, head.seq + 1, ?, coalesce(?::uuid, head.checkpoint_id), ?, ?, ?::jsonb
             FROM head
@@ -68,6 +71,20 @@ public final class CheckpointTable {
               AND (?::bigint IS NULL OR EXISTS (SELECT 1 FROM fence))
             RETURNING seq
             """;
+
+    /**
+     * Appends at the head's seq + 1. With an expected head, inserts nothing when the thread's
+     * live head is another checkpoint; a concurrent writer that computed the same seq makes one
+     * of the two inserts fail on the primary key. With a lease epoch, inserts nothing unless the
+     * operation (the thread) is RUNNING in that epoch, its row locked until the insert commits, so
+     * a takeover waits for it or the insert sees the takeover. The lock is FOR NO KEY UPDATE, the
+     * mode of the fences of the writes a checkpoint commits with (a step's STARTED, the end of the
+     * run): FOR SHARE would make a takeover wait no differently, but the write after it in the
+     * same transaction then upgraded it, one more WAL record for the same row (issue 13).
+     * {@link #APPEND_UNDER_HELD_LOCK} checks the same without locking, for a transaction that holds
+     * the row's lock already. Answers the new seq, no row when nothing was inserted.
+     */
+    private static final String APPEND = APPEND_HEAD + INSERT;
 
     private static final int APPEND_PARAMETERS = 13;
 
@@ -80,6 +97,22 @@ public final class CheckpointTable {
      * would write a WAL record for nothing.
      */
     private static final String APPEND_UNDER_HELD_LOCK = APPEND.formatted(RELEASED_UP_TO, "");
+
+    /**
+     * {@link #APPEND} as a held write of a worker's run, sent with the writes of its transaction in
+     * one round trip ({@link RunWrites.Write#statement}): answers whether the fence held (false:
+     * nothing inserted), and when the fence held but the thread's head was not the expected one it
+     * fails ({@code held_write_refused}), so that the statements sent with it are not written either.
+     */
+    private static final String HELD_APPEND = APPEND_HEAD + ", inserted AS (\n" + INSERT + ")\n" + """
+            SELECT CASE WHEN EXISTS (SELECT 1 FROM inserted) THEN true
+                        WHEN NOT EXISTS (SELECT 1 FROM fence) THEN false
+                        ELSE held_write_refused('the checkpoint was not appended: its thread moved on') END
+            """;
+
+    private static final String HELD_APPEND_LOCKING = HELD_APPEND.formatted(RELEASED_UP_TO, "FOR NO KEY UPDATE");
+
+    private static final String HELD_APPEND_UNDER_HELD_LOCK = HELD_APPEND.formatted(RELEASED_UP_TO, "");
 
     private static final String RELEASE = """
             WITH prior AS (SELECT %s AS up_to),
@@ -147,6 +180,20 @@ public final class CheckpointTable {
         return new RunWrites.Statement<>(rowLocked ? APPEND_UNDER_HELD_LOCK : APPEND_LOCKING, APPEND_PARAMETERS,
                 (statement, first) -> bindAppend(statement, first, thread, append),
                 rows -> rows.next() ? Optional.of(rows.getInt("seq")) : Optional.empty());
+    }
+
+    /**
+     * {@link #append(UUID, Append, boolean)} for a held write ({@link RunWrites.Write#statement}): answers
+     * whether the fence held; fails with {@value RunWrites#REFUSAL_STATE} when it held but the live
+     * head was not {@code expectedHead}. The append must be fenced (an epoch).
+     */
+    public RunWrites.Statement<Boolean> appendingHeld(UUID thread, Append append, boolean rowLocked) {
+        if (append.epoch() == null) {
+            throw new IllegalArgumentException("a held checkpoint is fenced by its run's lease: it needs an epoch");
+        }
+        return new RunWrites.Statement<>(rowLocked ? HELD_APPEND_UNDER_HELD_LOCK : HELD_APPEND_LOCKING,
+                APPEND_PARAMETERS, (statement, first) -> bindAppend(statement, first, thread, append),
+                rows -> rows.next() && rows.getBoolean(1));
     }
 
     /** Whether the operation named by the thread is RUNNING in {@code epoch}: why an append inserted nothing. */
