@@ -6,6 +6,7 @@ import dev.opledger.claim.internal.OperationNotifications;
 import dev.opledger.operation.Fence;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationStatus;
+import dev.opledger.operation.SqlStatement;
 import dev.opledger.operation.SubjectId;
 import java.time.Duration;
 import java.util.Collection;
@@ -76,10 +77,7 @@ public class LifecycleService {
      * ends CANCELLED): see {@link CancelResolution}.
      */
     public boolean finishRun(Fence fence, String node, OperationStatus to, @Nullable String reason) {
-        if (to == OperationStatus.RUNNING || to == OperationStatus.ACCEPTED) {
-            throw new IllegalArgumentException("a run ends in a status other than " + to);
-        }
-        return settled(statements.finishRun(fence, node, to, reason, FailureKind.OUTCOME));
+        return finish(finishing(fence, node, to, reason));
     }
 
     /**
@@ -88,7 +86,43 @@ public class LifecycleService {
      * tasks view reports as a failed task with a JSON-RPC error.
      */
     public boolean breakDown(Fence fence, String node, String reason) {
-        return settled(statements.finishRun(fence, node, OperationStatus.FAILED, reason, FailureKind.BROKE_DOWN));
+        return finish(breakingDown(fence, node, reason));
+    }
+
+    /**
+     * {@link #finishRun} as one statement, for a worker that sends it with the writes its run held
+     * in one round trip (issue 13); what it answered goes to {@link #settled} once it has committed.
+     */
+    public SqlStatement<Optional<OperationState>> finishing(Fence fence, String node, OperationStatus to,
+            @Nullable String reason) {
+        return statements.finishing(fence, node, endOfRun(to), reason, FailureKind.OUTCOME);
+    }
+
+    /** {@link #breakDown} as one statement, as {@link #finishing}. */
+    public SqlStatement<Optional<OperationState>> breakingDown(Fence fence, String node, String reason) {
+        return statements.finishing(fence, node, OperationStatus.FAILED, reason, FailureKind.BROKE_DOWN);
+    }
+
+    /** The end of a run ({@link #finishing}, {@link #breakingDown}) on its own: {@link #finishRun}. */
+    public boolean finish(SqlStatement<Optional<OperationState>> end) {
+        return settled(statements.run(end));
+    }
+
+    /**
+     * The end of a run as its committed statement ({@link #finishing}, {@link #breakingDown})
+     * answered it: the operation's waiters get its state; false when the lease was no longer the
+     * node's (nothing was written). Every status a run ends in ends a wait.
+     */
+    public boolean settled(Optional<OperationState> finished) {
+        finished.ifPresentOrElse(notifications::settled, meters::finishRefused);
+        return finished.isPresent();
+    }
+
+    private static OperationStatus endOfRun(OperationStatus to) {
+        if (to == OperationStatus.RUNNING || to == OperationStatus.ACCEPTED) {
+            throw new IllegalArgumentException("a run ends in a status other than " + to);
+        }
+        return to;
     }
 
     /**
@@ -141,12 +175,6 @@ public class LifecycleService {
             }
         }
         return quoted.append('"').toString();
-    }
-
-    // every status a run ends in ends a wait: its waiters here get the state the statement returned
-    private boolean settled(Optional<OperationState> finished) {
-        finished.ifPresentOrElse(notifications::settled, meters::finishRefused);
-        return finished.isPresent();
     }
 
     /** A person's decision on an operation that no worker holds: {@code from} → {@code to}. */

@@ -21,6 +21,7 @@ import dev.opledger.mcp.ToolTransportException;
 import dev.opledger.mcp.ToolUnreachableException;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationMdc;
+import dev.opledger.operation.SqlStatement;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
@@ -607,7 +608,7 @@ public class EffectGateway {
     }
 
     /** As {@link #withHeld}, for a write that is one statement: sent with the held ones in one round trip when they are too. */
-    private <T> Optional<T> withHeldStatement(Effect effect, Function<Boolean, RunWrites.Statement<T>> write) {
+    private <T> Optional<T> withHeldStatement(Effect effect, Function<Boolean, SqlStatement<T>> write) {
         if (held == null) {
             return Optional.of(records.alone(write.apply(false)));
         }
@@ -629,7 +630,7 @@ public class EffectGateway {
             }
 
             @Override
-            public RunWrites.Statement<Boolean> statement(boolean rowLocked) {
+            public SqlStatement<Boolean> statement(boolean rowLocked) {
                 return records.succeeding(effect, result);
             }
 

@@ -1,6 +1,7 @@
 package dev.opledger.effect;
 
 import dev.opledger.operation.OperationId;
+import dev.opledger.operation.SqlStatement;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -17,10 +18,8 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.jdbc.core.ArgumentPreparedStatementSetter;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.core.ResultSetExtractor;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionCallback;
@@ -56,54 +55,6 @@ public class RunWrites {
      */
     public static final String REFUSAL_STATE = "OLR01";
 
-    /**
-     * A write as one SQL statement, so that it can be sent with the others of its transaction in
-     * one round trip ({@link RunWrites#together(OperationId, Function)}). Its parameters are bound from
-     * {@code first}, the index of its first placeholder in the statements sent together.
-     */
-    public record Statement<T>(String sql, int parameters, Binder binder, Reader<T> reader) {
-
-        /** Binds the statement's parameters, its first at index {@code first}. */
-        @FunctionalInterface
-        public interface Binder {
-            void bind(PreparedStatement statement, int first) throws SQLException;
-        }
-
-        /** What the statement answers, from its rows. */
-        @FunctionalInterface
-        public interface Reader<T> {
-            T read(ResultSet rows) throws SQLException;
-        }
-
-        /** A statement whose parameters are {@code arguments}, bound as {@link JdbcTemplate} binds them. */
-        public static <T> Statement<T> of(String sql, Reader<T> reader, @Nullable Object... arguments) {
-            var values = new Arguments(arguments.clone());
-            return new Statement<>(sql, arguments.length, values::bindFrom, reader);
-        }
-
-        /** JdbcTemplate's own binding of arguments, from a given index rather than the first. */
-        private static final class Arguments extends ArgumentPreparedStatementSetter {
-
-            private final @Nullable Object[] values;
-
-            Arguments(@Nullable Object[] values) {
-                super(values);
-                this.values = values;
-            }
-
-            void bindFrom(PreparedStatement statement, int first) throws SQLException {
-                for (int i = 0; i < values.length; i++) {
-                    doSetValue(statement, first + i, values[i]);
-                }
-            }
-        }
-
-        /** Runs the statement on its own. */
-        public T run(JdbcTemplate jdbc) {
-            return jdbc.query(sql, statement -> binder.bind(statement, 1), (ResultSetExtractor<T>) reader::read);
-        }
-    }
-
     /** A write held for the run's next transaction. */
     public interface Write {
         /**
@@ -126,7 +77,7 @@ public class RunWrites {
          * answer cannot roll back the statements after it). {@code rowLocked}: a held write before
          * it in the same transaction locks the operation's row already.
          */
-        default @Nullable Statement<Boolean> statement(boolean rowLocked) {
+        default @Nullable SqlStatement<Boolean> statement(boolean rowLocked) {
             return null;
         }
     }
@@ -265,14 +216,14 @@ public class RunWrites {
      * @param write the caller's write, given whether a held write before it in the same
      *     transaction locks the operation's row already
      */
-    public <T> Together<T> together(OperationId operation, Function<Boolean, Statement<T>> write) {
+    public <T> Together<T> together(OperationId operation, Function<Boolean, SqlStatement<T>> write) {
         List<Write> writes = take(operation);
         if (writes.isEmpty()) {
             return new Together<>(Held.NONE, write.apply(false).run(jdbc));
         }
         // in a caller's transaction, which is to hold them, or with a held write that is no one
         // statement: the statements one after another, in a transaction
-        List<Statement<?>> statements = TransactionSynchronizationManager.isActualTransactionActive() ? null
+        List<SqlStatement<?>> statements = TransactionSynchronizationManager.isActualTransactionActive() ? null
                 : statements(writes);
         if (statements == null) {
             return together(operation, writes, () -> write.apply(true).run(jdbc));
@@ -312,10 +263,10 @@ public class RunWrites {
     }
 
     /** The held writes' statements, in order; null when one of them has none. */
-    private static @Nullable List<Statement<?>> statements(List<Write> writes) {
-        List<Statement<?>> statements = new ArrayList<>();
+    private static @Nullable List<SqlStatement<?>> statements(List<Write> writes) {
+        List<SqlStatement<?>> statements = new ArrayList<>();
         for (Write each : writes) {
-            Statement<Boolean> statement = each.statement(!statements.isEmpty());
+            SqlStatement<Boolean> statement = each.statement(!statements.isEmpty());
             if (statement == null) {
                 return null;
             }
@@ -329,7 +280,7 @@ public class RunWrites {
      * order. A connection handed out outside autocommit (a pool so configured) gets BEGIN with
      * them and a COMMIT of its own.
      */
-    private static List<Object> sendTogether(Connection connection, List<Statement<?>> statements) throws SQLException {
+    private static List<Object> sendTogether(Connection connection, List<SqlStatement<?>> statements) throws SQLException {
         if (!connection.getAutoCommit()) {
             try {
                 List<Object> answers = send(connection, statements);
@@ -343,17 +294,17 @@ public class RunWrites {
         return send(connection, statements);
     }
 
-    private static List<Object> send(Connection connection, List<Statement<?>> statements) throws SQLException {
-        String sql = statements.stream().map(Statement::sql).collect(Collectors.joining(";\n"));
+    private static List<Object> send(Connection connection, List<SqlStatement<?>> statements) throws SQLException {
+        String sql = statements.stream().map(SqlStatement::sql).collect(Collectors.joining(";\n"));
         try (PreparedStatement sent = connection.prepareStatement(sql)) {
             int first = 1;
-            for (Statement<?> each : statements) {
+            for (SqlStatement<?> each : statements) {
                 each.binder().bind(sent, first);
                 first += each.parameters();
             }
             boolean rows = sent.execute();
             List<Object> answers = new ArrayList<>(statements.size());
-            for (Statement<?> each : statements) {
+            for (SqlStatement<?> each : statements) {
                 if (!rows) {
                     throw new IllegalStateException("a statement sent together answered no rows: " + each.sql());
                 }

@@ -8,6 +8,7 @@ import dev.opledger.graph.internal.ThreadPositions;
 import dev.opledger.graph.internal.ThreadPositions.Position;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.Fence;
+import dev.opledger.operation.SqlStatement;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.Map;
@@ -197,7 +198,7 @@ public final class PostgresCheckpointSaver implements BaseCheckpointSaver {
             }
 
             @Override
-            public RunWrites.Statement<Boolean> statement(boolean rowLocked) {
+            public SqlStatement<Boolean> statement(boolean rowLocked) {
                 return table.appendingHeld(thread, append, rowLocked);
             }
         });

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.opledger.operation.OperationId;
+import dev.opledger.operation.SqlStatement;
 import dev.opledger.testing.NodeIntegrationTest;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -60,7 +61,7 @@ class RunWritesTogetherIT {
     void aHeldWriteAndTheCallersCommitInOneTransaction() {
         runWrites.hold(operation, held("held", INSERT, "held"));
 
-        var together = runWrites.together(operation, rowLocked -> RunWrites.Statement.of(
+        var together = runWrites.together(operation, rowLocked -> SqlStatement.of(
                 "INSERT INTO run_writes_probe (k) VALUES (?) RETURNING " + rowLocked,
                 rows -> rows.next() && rows.getBoolean(1), "caller"));
 
@@ -79,7 +80,7 @@ class RunWritesTogetherIT {
         runWrites.hold(operation, held("held", "SELECT false", null));
 
         // fenced as the checkpoint's append is: by the same condition the held write failed
-        var together = runWrites.together(operation, rowLocked -> RunWrites.Statement.of(
+        var together = runWrites.together(operation, rowLocked -> SqlStatement.of(
                 "INSERT INTO run_writes_probe (k) SELECT ? WHERE false RETURNING k", rows -> rows.next(), "caller"));
 
         assertThat(together.held()).isEqualTo(RunWrites.Held.REFUSED);
@@ -94,7 +95,7 @@ class RunWritesTogetherIT {
         runWrites.hold(operation, held("refusing alone",
                 "SELECT held_write_refused('the checkpoint was not appended: its thread moved on')", null));
 
-        var together = runWrites.together(operation, rowLocked -> RunWrites.Statement.of(INSERT,
+        var together = runWrites.together(operation, rowLocked -> SqlStatement.of(INSERT,
                 rows -> rows.next(), "caller"));
 
         assertThat(together.held()).isEqualTo(RunWrites.Held.REFUSED);
@@ -109,7 +110,7 @@ class RunWritesTogetherIT {
         jdbc.update("INSERT INTO run_writes_probe (k) VALUES ('taken')");
         runWrites.hold(operation, held("held alone", INSERT, "held together"));
 
-        assertThatThrownBy(() -> runWrites.together(operation, rowLocked -> RunWrites.Statement.of(INSERT,
+        assertThatThrownBy(() -> runWrites.together(operation, rowLocked -> SqlStatement.of(INSERT,
                 rows -> rows.next(), "taken")))
                 .isInstanceOf(DuplicateKeyException.class);
 
@@ -121,7 +122,7 @@ class RunWritesTogetherIT {
 
     @Test
     void withoutHeldWritesTheCallersStatementRunsAloneNotCountingTheRowAsLocked() {
-        var together = runWrites.together(operation, rowLocked -> RunWrites.Statement.of(
+        var together = runWrites.together(operation, rowLocked -> SqlStatement.of(
                 "INSERT INTO run_writes_probe (k) VALUES (?) RETURNING " + rowLocked,
                 rows -> rows.next() && rows.getBoolean(1), "caller"));
 
@@ -134,7 +135,7 @@ class RunWritesTogetherIT {
     void aHeldWriteWithoutAStatementSendsTheTransactionAsBefore() {
         runWrites.hold(operation, () -> jdbc.update("INSERT INTO run_writes_probe (k) VALUES ('held')") == 1);
 
-        var together = runWrites.together(operation, rowLocked -> RunWrites.Statement.of(INSERT,
+        var together = runWrites.together(operation, rowLocked -> SqlStatement.of(INSERT,
                 rows -> rows.next(), "caller"));
 
         assertThat(together.held()).isEqualTo(RunWrites.Held.WRITTEN);
@@ -147,7 +148,7 @@ class RunWritesTogetherIT {
         runWrites.hold(operation, held("held", INSERT, "held"));
 
         var together = new TransactionTemplate(new DataSourceTransactionManager(dataSource)).execute(status -> {
-            var written = runWrites.together(operation, rowLocked -> RunWrites.Statement.of(INSERT,
+            var written = runWrites.together(operation, rowLocked -> SqlStatement.of(INSERT,
                     rows -> rows.next(), "caller"));
             status.setRollbackOnly();
             return written;
@@ -171,7 +172,7 @@ class RunWritesTogetherIT {
         writes.begin(operation);
         writes.hold(operation, held("held alone", INSERT, "held"));
 
-        var together = writes.together(operation, rowLocked -> RunWrites.Statement.of(INSERT,
+        var together = writes.together(operation, rowLocked -> SqlStatement.of(INSERT,
                 rows -> rows.next(), "caller"));
 
         assertThat(together.held()).isEqualTo(RunWrites.Held.WRITTEN);
@@ -191,10 +192,10 @@ class RunWritesTogetherIT {
             }
 
             @Override
-            public RunWrites.Statement<Boolean> statement(boolean rowLocked) {
+            public SqlStatement<Boolean> statement(boolean rowLocked) {
                 return argument == null
-                        ? RunWrites.Statement.of(sql, rows -> rows.next() && rows.getBoolean(1))
-                        : RunWrites.Statement.of(sql, rows -> rows.next() && rows.getBoolean(1), argument);
+                        ? SqlStatement.of(sql, rows -> rows.next() && rows.getBoolean(1))
+                        : SqlStatement.of(sql, rows -> rows.next() && rows.getBoolean(1), argument);
             }
         };
     }

@@ -337,6 +337,33 @@ class HeldWritesIT {
         newHolderFindsTheOutcomeUnknown(current.get());
     }
 
+    /**
+     * The last outcome, the last checkpoint and the end of the run are sent in one round trip;
+     * when the thread moved on before them (another writer appended, the lease still the run's),
+     * the checkpoint refuses all three: the operation stays RUNNING, its last call's outcome unknown.
+     */
+    @Test
+    void aLastCheckpointWhoseThreadMovedOnTakesTheOutcomeAndTheEndOfTheRunWithIt() throws Exception {
+        EffectGateway gateway = TestGateways.holding(node, tools);
+        servedFromTheCache();
+        var runner = graphs.runner(graph(gateway, new ArrayList<>()), GraphOptions.none());
+        UUID foreign = UUID.randomUUID();
+
+        runOneWorker("node-a", (operation, lease) -> {
+            runner.run(lease, Map.of(), operation.firstLease());
+            jdbc.update("INSERT INTO graph_checkpoint (thread_id, seq, checkpoint_id, node_id, next_node_id, state) "
+                    + "VALUES (?, 2, ?, 'receipt', '__END__', '{}'::jsonb)", operationId.value(), foreign);
+            return new ExecutionOutcome.Succeeded();
+        });
+
+        assertThat(jdbc.queryForObject("SELECT status || ' ' || lease_owner FROM operation WHERE operation_id = ?",
+                String.class, operationId.value())).as("the end of the run refused").isEqualTo("RUNNING node-a");
+        assertThat(status("receipt")).as("the last answer is not recorded").isEqualTo("STARTED");
+        assertThat(events("AgentToolCompleted")).isZero();
+        assertThat(jdbc.queryForList("SELECT checkpoint_id FROM graph_checkpoint WHERE thread_id = ? AND seq > 1",
+                UUID.class, operationId.value())).as("the other writer's, not the run's last").containsExactly(foreign);
+    }
+
     /** Node B, holding the lease now, runs the step again: the never-repeat call's outcome is unknown, and it does not call. */
     private void newHolderFindsTheOutcomeUnknown(LeasedOperation current) throws Exception {
         List<EffectOutcome> taken = new ArrayList<>();

@@ -15,6 +15,7 @@ import dev.opledger.operation.Fence;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationStatus;
 import dev.opledger.operation.PayloadHash;
+import dev.opledger.operation.SqlStatement;
 import dev.opledger.operation.SubjectId;
 import dev.opledger.outbox.EventType;
 import dev.opledger.outbox.OutboxRow;
@@ -502,13 +503,28 @@ public class LifecycleStatements {
     /** The operation as the run left it; empty, and nothing written, when the lease is no longer the node's. */
     public Optional<OperationState> finishRun(Fence fence, String node, OperationStatus to, @Nullable String reason,
             FailureKind failure) {
-        return jdbc.query(FINISH, (row, n) -> new OperationState(new SubjectId(row.getString("subject_id")),
-                        new OperationId(row.getObject("operation_id", UUID.class)), row.getString("command_type"),
-                        OperationStatus.valueOf(row.getString("status")), new PayloadHash(row.getBytes("payload_hash")),
-                        row.getTimestamp("created_at").toInstant(), row.getTimestamp("updated_at").toInstant(),
-                        row.getString("failure_kind") == null ? null : FailureKind.valueOf(row.getString("failure_kind"))),
+        return finishing(fence, node, to, reason, failure).run(jdbc);
+    }
+
+    /** One of this repository's statements ({@link #finishing}) on its own, in autocommit. */
+    public <T> T run(SqlStatement<T> statement) {
+        return statement.run(jdbc);
+    }
+
+    /** {@link #finishRun} as one statement, to be sent with other writes in one round trip. */
+    public SqlStatement<Optional<OperationState>> finishing(Fence fence, String node, OperationStatus to,
+            @Nullable String reason, FailureKind failure) {
+        return SqlStatement.of(FINISH, rows -> rows.next() ? Optional.of(finished(rows)) : Optional.empty(),
                 fence.operationId().value(), node, fence.epoch(), to.name(), to.name(), to.name(), to.name(), reason,
-                failure.name(), node, node, node, EventType.entering(to).name(), trace.current()).stream().findFirst();
+                failure.name(), node, node, node, EventType.entering(to).name(), trace.current());
+    }
+
+    private static OperationState finished(ResultSet row) throws SQLException {
+        return new OperationState(new SubjectId(row.getString("subject_id")),
+                new OperationId(row.getObject("operation_id", UUID.class)), row.getString("command_type"),
+                OperationStatus.valueOf(row.getString("status")), new PayloadHash(row.getBytes("payload_hash")),
+                row.getTimestamp("created_at").toInstant(), row.getTimestamp("updated_at").toInstant(),
+                row.getString("failure_kind") == null ? null : FailureKind.valueOf(row.getString("failure_kind")));
     }
 
     /**

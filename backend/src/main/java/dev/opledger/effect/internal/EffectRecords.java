@@ -8,6 +8,7 @@ import dev.opledger.effect.RunWrites;
 import dev.opledger.mcp.ToolRef;
 import dev.opledger.operation.Fence;
 import dev.opledger.operation.OperationId;
+import dev.opledger.operation.SqlStatement;
 import dev.opledger.outbox.EventType;
 import dev.opledger.outbox.OutboxRow;
 import dev.opledger.outbox.OutboxTrace;
@@ -171,12 +172,12 @@ public class EffectRecords {
 
     /**
      * {@link #startFirst} as one statement, to be sent with the writes a worker's run held
-     * ({@link RunWrites.Statement}); with {@code rowLocked}, a held write before it in the same
+     * ({@link SqlStatement}); with {@code rowLocked}, a held write before it in the same
      * transaction locks the operation's row already, and its fence only reads the row.
      */
-    public RunWrites.Statement<FirstStart> startingFirst(Effect effect, RepeatClass repeatClass,
+    public SqlStatement<FirstStart> startingFirst(Effect effect, RepeatClass repeatClass,
             @Nullable String idempotencyKey, Map<String, Object> arguments, String argumentDigest, boolean rowLocked) {
-        return RunWrites.Statement.of(rowLocked ? START_FIRST_UNDER_HELD_LOCK : START_FIRST, rows -> {
+        return SqlStatement.of(rowLocked ? START_FIRST_UNDER_HELD_LOCK : START_FIRST, rows -> {
                     if (!rows.next()) {
                         throw new IllegalStateException("a first STARTED answered no row");
                     }
@@ -190,7 +191,7 @@ public class EffectRecords {
     }
 
     /** A statement of this table's ({@link #startingFirst}) run on its own, in autocommit. */
-    public <T> T alone(RunWrites.Statement<T> statement) {
+    public <T> T alone(SqlStatement<T> statement) {
         return statement.run(jdbc);
     }
 
@@ -470,8 +471,8 @@ public class EffectRecords {
         return succeeding(effect, result).run(jdbc);
     }
 
-    /** {@link #succeed} as one statement, to be sent with others ({@link RunWrites.Statement}). */
-    public RunWrites.Statement<Boolean> succeeding(Effect effect, Map<String, Object> result) {
+    /** {@link #succeed} as one statement, to be sent with others ({@link SqlStatement}). */
+    public SqlStatement<Boolean> succeeding(Effect effect, Map<String, Object> result) {
         return fencedStatement(FENCE + """
                 , changed AS (
                   UPDATE effect_record e SET status = 'SUCCEEDED', result = ?::jsonb, error = NULL, finished_at = now()
@@ -511,12 +512,12 @@ public class EffectRecords {
     }
 
     /** A fenced write's statement: the fence's two parameters first; answers whether the fence held. */
-    private static RunWrites.Statement<Boolean> fencedStatement(String sql, Effect effect, @Nullable Object... parameters) {
+    private static SqlStatement<Boolean> fencedStatement(String sql, Effect effect, @Nullable Object... parameters) {
         Object[] all = new Object[parameters.length + 2];
         all[0] = effect.fence().operationId().value();
         all[1] = effect.fence().epoch();
         System.arraycopy(parameters, 0, all, 2, parameters.length);
-        return RunWrites.Statement.of(sql, rows -> rows.next() && rows.getBoolean(1), all);
+        return SqlStatement.of(sql, rows -> rows.next() && rows.getBoolean(1), all);
     }
 
     private static @Nullable String cut(@Nullable String text, int max) {

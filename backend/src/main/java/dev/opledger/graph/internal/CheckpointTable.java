@@ -2,6 +2,7 @@ package dev.opledger.graph.internal;
 
 import dev.opledger.effect.RunWrites;
 import dev.opledger.graph.CheckpointEntry;
+import dev.opledger.operation.SqlStatement;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -175,9 +176,9 @@ public final class CheckpointTable {
         return appending(thread, append, rowLocked).run(jdbc);
     }
 
-    /** {@link #append(UUID, Append, boolean)} as one statement, to be sent with others ({@link RunWrites.Statement}). */
-    public RunWrites.Statement<Optional<Integer>> appending(UUID thread, Append append, boolean rowLocked) {
-        return new RunWrites.Statement<>(rowLocked ? APPEND_UNDER_HELD_LOCK : APPEND_LOCKING, APPEND_PARAMETERS,
+    /** {@link #append(UUID, Append, boolean)} as one statement, to be sent with others ({@link SqlStatement}). */
+    public SqlStatement<Optional<Integer>> appending(UUID thread, Append append, boolean rowLocked) {
+        return new SqlStatement<>(rowLocked ? APPEND_UNDER_HELD_LOCK : APPEND_LOCKING, APPEND_PARAMETERS,
                 (statement, first) -> bindAppend(statement, first, thread, append),
                 rows -> rows.next() ? Optional.of(rows.getInt("seq")) : Optional.empty());
     }
@@ -187,11 +188,11 @@ public final class CheckpointTable {
      * whether the fence held; fails with {@value RunWrites#REFUSAL_STATE} when it held but the live
      * head was not {@code expectedHead}. The append must be fenced (an epoch).
      */
-    public RunWrites.Statement<Boolean> appendingHeld(UUID thread, Append append, boolean rowLocked) {
+    public SqlStatement<Boolean> appendingHeld(UUID thread, Append append, boolean rowLocked) {
         if (append.epoch() == null) {
             throw new IllegalArgumentException("a held checkpoint is fenced by its run's lease: it needs an epoch");
         }
-        return new RunWrites.Statement<>(rowLocked ? HELD_APPEND_UNDER_HELD_LOCK : HELD_APPEND_LOCKING,
+        return new SqlStatement<>(rowLocked ? HELD_APPEND_UNDER_HELD_LOCK : HELD_APPEND_LOCKING,
                 APPEND_PARAMETERS, (statement, first) -> bindAppend(statement, first, thread, append),
                 rows -> rows.next() && rows.getBoolean(1));
     }

@@ -5,6 +5,7 @@ import dev.opledger.operation.OperationSpans;
 import dev.opledger.claim.Heartbeat;
 import dev.opledger.claim.LeasedOperation;
 import dev.opledger.claim.LifecycleService;
+import dev.opledger.claim.OperationState;
 import dev.opledger.effect.RunWrites;
 import dev.opledger.graph.OperationExecutor;
 import dev.opledger.graph.ExecutionOutcome;
@@ -12,6 +13,7 @@ import dev.opledger.operation.OperationId;
 import dev.opledger.operation.OperationMdc;
 import dev.opledger.operation.OperationStatus;
 import dev.opledger.operation.Fence;
+import dev.opledger.operation.SqlStatement;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -20,7 +22,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -229,16 +230,16 @@ public class OperationWorker {
         OperationId id = operation.operationId();
         boolean recorded = switch (outcome) {
             case ExecutionOutcome.Succeeded s ->
-                    withHeld(id, () -> lifecycle.finishRun(fence, node, OperationStatus.SUCCEEDED, s.summary()));
+                    end(id, lifecycle.finishing(fence, node, OperationStatus.SUCCEEDED, s.summary()));
             case ExecutionOutcome.Failed f ->
-                    withHeld(id, () -> lifecycle.finishRun(fence, node, OperationStatus.FAILED, f.reason()));
-            case ExecutionOutcome.BrokeDown b -> withHeld(id, () -> lifecycle.breakDown(fence, node, b.reason()));
+                    end(id, lifecycle.finishing(fence, node, OperationStatus.FAILED, f.reason()));
+            case ExecutionOutcome.BrokeDown b -> end(id, lifecycle.breakingDown(fence, node, b.reason()));
             case ExecutionOutcome.NeedsReview r ->
-                    withHeld(id, () -> lifecycle.finishRun(fence, node, OperationStatus.NEEDS_REVIEW, r.reason()));
+                    end(id, lifecycle.finishing(fence, node, OperationStatus.NEEDS_REVIEW, r.reason()));
             case ExecutionOutcome.Cancelled c ->
-                    withHeld(id, () -> lifecycle.finishRun(fence, node, OperationStatus.CANCELLED, c.reason()));
+                    end(id, lifecycle.finishing(fence, node, OperationStatus.CANCELLED, c.reason()));
             case ExecutionOutcome.AwaitingApproval a ->
-                    withHeld(id, () -> lifecycle.finishRun(fence, node, OperationStatus.AWAITING_APPROVAL, a.reason()));
+                    end(id, lifecycle.finishing(fence, node, OperationStatus.AWAITING_APPROVAL, a.reason()));
             case ExecutionOutcome.AwaitingInput a -> {
                 // its statements run in the node's (JPA) transaction manager's transaction, which
                 // cannot join the held writes' (a DataSource one): they commit first, on their own
@@ -258,15 +259,16 @@ public class OperationWorker {
     }
 
     /**
-     * The end of the run, in one transaction with what the run carried to it ({@link RunWrites}):
-     * false, and nothing of either written, when the lease's fence refused one of them.
+     * The end of the run, in one transaction with what the run carried to it ({@link RunWrites}),
+     * sent in one round trip with it: false, and nothing of either written, when the lease's
+     * fence refused one of them.
      */
-    private boolean withHeld(OperationId operation, BooleanSupplier end) {
+    private boolean end(OperationId operation, SqlStatement<Optional<OperationState>> end) {
         if (runWrites == null) {
-            return end.getAsBoolean();
+            return lifecycle.finish(end);
         }
-        var together = runWrites.together(operation, end::getAsBoolean);
-        return together.held() != RunWrites.Held.REFUSED && together.result();
+        var together = runWrites.together(operation, rowLocked -> end);
+        return together.held() != RunWrites.Held.REFUSED && lifecycle.settled(together.result());
     }
 
     private void beat() {

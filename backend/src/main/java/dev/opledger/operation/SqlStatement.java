@@ -1,0 +1,60 @@
+package dev.opledger.operation;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.ArgumentPreparedStatementSetter;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.ResultSetExtractor;
+
+/**
+ * A write as one SQL statement, a value that can be run on its own or sent with the other writes
+ * of its transaction in one round trip (issue 13: the effect stage's {@code RunWrites} sends a
+ * step's outcome, a checkpoint and the end of a run so). Its parameters are bound from
+ * {@code first}, the index of its first placeholder in the statements sent together. In the
+ * kernel because every stage on the path writes so: the claim's end of a run, the effect's
+ * records, the graph's checkpoints.
+ */
+public record SqlStatement<T>(String sql, int parameters, Binder binder, Reader<T> reader) {
+
+    /** Binds the statement's parameters, its first at index {@code first}. */
+    @FunctionalInterface
+    public interface Binder {
+        void bind(PreparedStatement statement, int first) throws SQLException;
+    }
+
+    /** What the statement answers, from its rows. */
+    @FunctionalInterface
+    public interface Reader<T> {
+        T read(ResultSet rows) throws SQLException;
+    }
+
+    /** A statement whose parameters are {@code arguments}, bound as {@link JdbcTemplate} binds them. */
+    public static <T> SqlStatement<T> of(String sql, Reader<T> reader, @Nullable Object... arguments) {
+        var values = new Arguments(arguments.clone());
+        return new SqlStatement<>(sql, arguments.length, values::bindFrom, reader);
+    }
+
+    /** JdbcTemplate's own binding of arguments, from a given index rather than the first. */
+    private static final class Arguments extends ArgumentPreparedStatementSetter {
+
+        private final @Nullable Object[] values;
+
+        Arguments(@Nullable Object[] values) {
+            super(values);
+            this.values = values;
+        }
+
+        void bindFrom(PreparedStatement statement, int first) throws SQLException {
+            for (int i = 0; i < values.length; i++) {
+                doSetValue(statement, first + i, values[i]);
+            }
+        }
+    }
+
+    /** Runs the statement on its own. */
+    public T run(JdbcTemplate jdbc) {
+        return jdbc.query(sql, statement -> binder.bind(statement, 1), (ResultSetExtractor<T>) reader::read);
+    }
+}
