@@ -515,8 +515,9 @@ public class LifecycleStatements {
     public SqlStatement<Optional<OperationState>> finishing(Fence fence, String node, OperationStatus to,
             @Nullable String reason, FailureKind failure) {
         return SqlStatement.of(FINISH, rows -> rows.next() ? Optional.of(finished(rows)) : Optional.empty(),
-                fence.operationId().value(), node, fence.epoch(), to.name(), to.name(), to.name(), to.name(), reason,
-                failure.name(), node, node, node, EventType.entering(to).name(), trace.current());
+                fence.operationId().value(), node, fence.epoch(), to.name(), to.name(), to.name(), to.name(),
+                SqlStatement.text(reason), failure.name(), node, node, node, EventType.entering(to).name(),
+                SqlStatement.text(trace.current()));
     }
 
     private static OperationState finished(ResultSet row) throws SQLException {

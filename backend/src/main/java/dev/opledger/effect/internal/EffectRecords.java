@@ -109,8 +109,8 @@ public class EffectRecords {
             """;
 
     /**
-     * STARTED for a step with no record yet, with the look-up of the record folded in: inserts
-     * only where there is none (fenced as {@link #FENCE_TO_START}), and answers whether it did and
+     * After its fence, {@link #START_FIRST}: STARTED for a step with no record yet, with the
+     * look-up of the record folded in: inserts only where there is none (fenced as {@link #FENCE_TO_START}), and answers whether it did and
      * the record that was there before the statement, if any. The record is looked up by its
      * whole key, the operation's id found first: the statement is prepared once per connection
      * and its generic plan kept, and a join planned while the tables were new (no statistics yet)
@@ -387,7 +387,8 @@ public class EffectRecords {
                   RETURNING 1
                 )
                 SELECT EXISTS (SELECT 1 FROM fence)
-                """, effect, taskId, status, message, millis(pollInterval), effect.stepKey());
+                """, effect, taskId, status, text(message),
+                new SqlParameterValue(Types.BIGINT, millis(pollInterval)), effect.stepKey());
     }
 
     /** What a fenced record of a poll found besides the poll: the lease, and a cancel to pass on. */
@@ -459,7 +460,7 @@ public class EffectRecords {
      * was parsed and planned anew on every call (issue 13, docs/benchmarks.md).
      */
     static SqlParameterValue text(@Nullable String value) {
-        return new SqlParameterValue(Types.VARCHAR, value);
+        return SqlStatement.text(value);
     }
 
     private static @Nullable Long millis(@Nullable Duration duration) {
@@ -494,7 +495,8 @@ public class EffectRecords {
                   WHERE e.operation_ref = (SELECT id FROM fence) AND e.step_key = ? AND e.status <> 'SUCCEEDED'
                   RETURNING e.operation_ref, e.step_key, e.server, e.tool, e.status, e.calls
                 )
-                """ + EVENT, effect, error, effect.stepKey(), EventType.AgentToolFailed.name(), text(trace.current()));
+                """ + EVENT, effect, text(error), effect.stepKey(), EventType.AgentToolFailed.name(),
+                text(trace.current()));
     }
 
     /**
