@@ -35,14 +35,16 @@ import org.springframework.transaction.support.TransactionTemplate;
  * are one commit, sent in one round trip when each is one statement
  * ({@link #together(OperationId, Function)}). The outcome is durable before the next step runs
  * (the checkpoint comes first), and a run that stops without a checkpoint writes what is held at
- * its end, before the end of the run is recorded. Every held write is fenced by the run's lease, as when it commits on its own.
+ * its end, before the end of the run is recorded. Every held write is fenced by the run's lease,
+ * as when it commits on its own. The run's first checkpoint (its input) is held too, for the first
+ * STARTED.
  *
  * <p>The worker that records the run's end can take what is left at the run's end instead
  * ({@link #carryToRunEnd} … {@link #release}): the graph's last checkpoint (the one whose next node
  * is the graph's end) and the last step's outcome are then held past the graph's run and commit
- * with the end of the run, one transaction for the three. Nothing runs between them but the
- * graph's return, so a crash there leaves the last effect's outcome unknown as a crash between
- * the call and its record would.
+ * with the end of the run, one transaction for the three, one round trip ({@code SqlStatement}
+ * each). Nothing runs between them but the graph's return, so a crash there leaves the last
+ * effect's outcome unknown as a crash between the call and its record would.
  */
 @Component
 public class RunWrites {
@@ -211,7 +213,10 @@ public class RunWrites {
      * protocol's Sync as one implicit transaction: all of them commit, or none. A held write
      * that its fence refused wrote nothing, and neither did the statements after it, fenced by
      * the same lease (a lease lost does not come back: only a new lease makes the operation
-     * RUNNING, in a new epoch), so {@link Held#REFUSED} means nothing written, as before.
+     * RUNNING, in a new epoch), so {@link Held#REFUSED} means nothing written, as before. A held
+     * write that its fence allowed but that cannot be written fails with {@link #REFUSAL_STATE}
+     * instead, which rolls the round trip back: {@link Held#REFUSED} as well, and the held writes
+     * are not written on their own either (as when a transaction's held write is refused).
      *
      * @param write the caller's write, given whether a held write before it in the same
      *     transaction locks the operation's row already

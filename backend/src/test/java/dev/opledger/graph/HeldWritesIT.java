@@ -119,13 +119,20 @@ class HeldWritesIT {
     @Test
     void aRunCommitsTheOutcomeWithTheCheckpointAndTheFirstCheckpointWithStarted() throws Exception {
         EffectGateway gateway = TestGateways.holding(node, tools);
-        cacheTheClass();
+        servedFromTheCache(); // the first STARTED as one statement, sent with the first checkpoint
         LeasedOperation leased = lease("node-a");
         List<EffectOutcome> outcomes = new ArrayList<>();
         duringCall.set(() -> {
             // during the call: STARTED committed with the run's first checkpoint, nothing else of the step
             assertThat(status("receipt")).isEqualTo("STARTED");
             assertThat(checkpoints()).isEqualTo(1);
+            assertThat(jdbc.queryForList("""
+                    SELECT DISTINCT x FROM (
+                      SELECT e.xmin::text AS x FROM effect_record e JOIN operation o ON o.id = e.operation_ref
+                      WHERE o.operation_id = ?
+                      UNION ALL SELECT c.xmin::text FROM graph_checkpoint c WHERE c.thread_id = ?) t
+                    """, String.class, operationId.value(), operationId.value()))
+                    .as("one transaction wrote both").hasSize(1);
         });
 
         var outcome = graphs.runner(graph(gateway, outcomes), GraphOptions.none()).run(LeaseGuard.of(leased.fence()),
