@@ -267,6 +267,7 @@ public class OperationWorker {
         if (runWrites == null) {
             return lifecycle.finish(end);
         }
+        // the same statement either way: the end updates the row itself, taking no lock before it
         var together = runWrites.together(operation, rowLocked -> end);
         return together.held() != RunWrites.Held.REFUSED && lifecycle.settled(together.result());
     }
