@@ -603,8 +603,7 @@ public class EffectGateway {
         if (held == null) {
             return Optional.of(write.get());
         }
-        var together = held.together(effect.operationId(), write);
-        return together.held() == RunWrites.Held.REFUSED ? Optional.empty() : Optional.of(together.result());
+        return unlessRefused(held.together(effect.operationId(), write));
     }
 
     /** As {@link #withHeld}, for a write that is one statement: sent with the held ones in one round trip when they are too. */
@@ -612,7 +611,10 @@ public class EffectGateway {
         if (held == null) {
             return Optional.of(records.alone(write.apply(false)));
         }
-        var together = held.together(effect.operationId(), write);
+        return unlessRefused(held.together(effect.operationId(), write));
+    }
+
+    private static <T> Optional<T> unlessRefused(RunWrites.Together<T> together) {
         return together.held() == RunWrites.Held.REFUSED ? Optional.empty() : Optional.of(together.result());
     }
 

@@ -51,7 +51,13 @@ public record SqlStatement<T>(String sql, int parameters, Binder binder, Reader<
         return new SqlStatement<>(sql, arguments.length, values::bindFrom, reader);
     }
 
-    /** A text parameter that may be null, bound as varchar either way ({@link #of}). */
+    /**
+     * A text parameter that may be null, bound as varchar either way. An untyped null is bound as
+     * "unspecified": PgJDBC prepares a statement again on the server whenever a parameter's type
+     * changes from the last execution on the connection (a step with an idempotency key, then one
+     * without, was parsed and planned anew on every call), and describes a statement sent with
+     * others in a round trip of its own ({@link #of}; issue 13, docs/benchmarks.md).
+     */
     public static SqlParameterValue text(@Nullable String value) {
         return new SqlParameterValue(Types.VARCHAR, value);
     }

@@ -1,5 +1,7 @@
 package dev.opledger.effect.internal;
 
+import static dev.opledger.operation.SqlStatement.text;
+
 import dev.opledger.classification.RepeatClass;
 import dev.opledger.effect.Effect;
 import dev.opledger.effect.EffectStatus;
@@ -110,8 +112,9 @@ public class EffectRecords {
 
     /**
      * After its fence, {@link #START_FIRST}: STARTED for a step with no record yet, with the
-     * look-up of the record folded in: inserts only where there is none (fenced as {@link #FENCE_TO_START}), and answers whether it did and
-     * the record that was there before the statement, if any. The record is looked up by its
+     * look-up of the record folded in: inserts only where there is none (fenced as
+     * {@link #FENCE_TO_START}), and answers whether it did and the record that was there before
+     * the statement, if any. The record is looked up by its
      * whole key, the operation's id found first: the statement is prepared once per connection
      * and its generic plan kept, and a join planned while the tables were new (no statistics yet)
      * read every record of the step, for every call, until the next ANALYZE (issue 13).
@@ -450,17 +453,6 @@ public class EffectRecords {
         return jdbc.query("SELECT e.task_cancel_sent_at FROM effect_record e JOIN operation o ON o.id = e.operation_ref"
                         + " WHERE o.operation_id = ? AND e.step_key = ? AND e.task_cancel_sent_at IS NOT NULL",
                 (row, n) -> row.getTimestamp(1).toInstant(), operationId.value(), stepKey).stream().findFirst();
-    }
-
-    /**
-     * A text parameter that may be null, bound as varchar either way. An untyped null is bound
-     * as "unspecified", and PgJDBC prepares a statement again on the server whenever a
-     * parameter's type changes from the last execution on the connection, so a statement called
-     * with a key for one step and none for the next (a checkout's receipt has no idempotency key)
-     * was parsed and planned anew on every call (issue 13, docs/benchmarks.md).
-     */
-    static SqlParameterValue text(@Nullable String value) {
-        return SqlStatement.text(value);
     }
 
     private static @Nullable Long millis(@Nullable Duration duration) {

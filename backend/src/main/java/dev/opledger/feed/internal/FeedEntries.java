@@ -1,18 +1,18 @@
 package dev.opledger.feed.internal;
 
+import static dev.opledger.operation.SqlStatement.text;
+
 import dev.opledger.feed.FeedEntry;
 import dev.opledger.operation.OperationId;
 import dev.opledger.operation.SubjectId;
 import java.sql.PreparedStatement;
 import java.sql.Timestamp;
-import java.sql.Types;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.core.SqlParameterValue;
 import org.springframework.stereotype.Repository;
 
 /** The feed's entries, one per event (its own dedup record). */
@@ -118,10 +118,6 @@ public class FeedEntries {
         return new Object[] {event.subjectId(), event.operationId(), event.eventId(), event.sequence(),
                 event.type(), event.status(), text(event.tool()), text(event.stepKey()),
                 Timestamp.from(event.occurredAt())};
-    }
-
-    private static SqlParameterValue text(@Nullable String value) {
-        return new SqlParameterValue(Types.VARCHAR, value);
     }
 
     public List<FeedEntry> recent(SubjectId subject, int limit) {
